@@ -1,0 +1,162 @@
+// The CUDA Driver API, asked directly: does cuInit succeed, which CUDA does
+// the driver support, and which devices does it see. libcuda is loaded in a
+// forked child with a deadline (Host::isolated_call): a driver that hangs
+// or crashes on init becomes a note, never a hung pre-flight check.
+#include <nlohmann/json.hpp>
+
+#include "cuda_api.hpp"
+#include "host/dynamic_library.hpp"
+#include "parse/nvsmi.hpp"
+#include "probe.hpp"
+#include "util/version.hpp"
+
+namespace gpucheck {
+namespace {
+
+using nlohmann::json;
+using namespace cuda;  // the entry-point list names CUresult, CUdevice, CUuuid
+constexpr const char* kCallKey = "cuda-driver-api";
+
+struct Api {
+#define GPUCHECK_DECLARE(name, ret, params) ret(*name) params = nullptr;
+  GPUCHECK_CUDA_ENTRY_POINTS(GPUCHECK_DECLARE)
+#undef GPUCHECK_DECLARE
+};
+
+// Runs in the child. Prints one JSON object: the answers, or where it stopped.
+std::string query_driver(const std::vector<std::string>& candidates) {
+  json out;
+  auto lib = DynamicLibrary::open(candidates);
+  if (!lib) return json{{"load_error", lib.problem().detail}}.dump();
+  out["library"] = lib->opened();
+  Api api;
+  std::vector<std::string> missing;
+#define GPUCHECK_RESOLVE(name, ret, params)                                    \
+  api.name = reinterpret_cast<ret(*) params>(lib->symbol(#name));              \
+  if (!api.name) missing.push_back(#name);
+  GPUCHECK_CUDA_ENTRY_POINTS(GPUCHECK_RESOLVE)
+#undef GPUCHECK_RESOLVE
+  out["missing_symbols"] = missing;
+  if (!api.cuInit) return out.dump();
+
+  const cuda::CUresult init = api.cuInit(0);
+  out["init_code"] = init;
+  const char* text = nullptr;
+  if (api.cuGetErrorName && api.cuGetErrorName(init, &text) == 0 && text) out["init_name"] = text;
+  if (api.cuGetErrorString && api.cuGetErrorString(init, &text) == 0 && text) out["init_message"] = text;
+  int version = 0;
+  if (api.cuDriverGetVersion && api.cuDriverGetVersion(&version) == 0 && version > 0) out["driver_version"] = version;
+  out["devices"] = json::array();
+  if (init != 0 || !api.cuDeviceGetCount || !api.cuDeviceGet) return out.dump();
+
+  int count = 0;
+  if (api.cuDeviceGetCount(&count) != 0) return out.dump();
+  for (int i = 0; i < count; ++i) {
+    cuda::CUdevice dev = 0;
+    if (api.cuDeviceGet(&dev, i) != 0) continue;
+    json d{{"ordinal", i}};
+    char buf[256] = {};
+    if (api.cuDeviceGetName && api.cuDeviceGetName(buf, sizeof buf - 1, dev) == 0) d["name"] = std::string(buf);
+    cuda::CUuuid uuid{};
+    if (api.cuDeviceGetUuid && api.cuDeviceGetUuid(&uuid, dev) == 0) {
+      // nvidia-smi's spelling: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+      std::string s = "GPU-";
+      static const char* hex = "0123456789abcdef";
+      for (int b = 0; b < 16; ++b) {
+        if (b == 4 || b == 6 || b == 8 || b == 10) s += '-';
+        const auto byte = static_cast<unsigned char>(uuid.bytes[b]);
+        s += hex[byte >> 4];
+        s += hex[byte & 15];
+      }
+      d["uuid"] = s;
+    }
+    auto attr = [&](int which) -> std::optional<int> {
+      int v = 0;
+      if (api.cuDeviceGetAttribute && api.cuDeviceGetAttribute(&v, which, dev) == 0) return v;
+      return std::nullopt;
+    };
+    const auto major = attr(cuda::kAttrComputeCapabilityMajor), minor = attr(cuda::kAttrComputeCapabilityMinor);
+    if (major && minor) d["compute_capability"] = std::to_string(*major) + "." + std::to_string(*minor);
+    if (auto sm = attr(cuda::kAttrMultiprocessorCount)) d["sm_count"] = *sm;
+    std::size_t mem = 0;
+    if (api.cuDeviceTotalMem_v2 && api.cuDeviceTotalMem_v2(&mem, dev) == 0) d["memory_bytes"] = mem;
+    if (api.cuDeviceGetPCIBusId && api.cuDeviceGetPCIBusId(buf, sizeof buf - 1, dev) == 0) d["pci_bus_id"] = std::string(buf);
+    out["devices"].push_back(d);
+  }
+  return out.dump();
+}
+
+template <class T>
+std::optional<T> get(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void probe_cuda_driver_api(ProbeContext& ctx) {
+  const auto& lib = ctx.facts().nvidia_driver.libcuda;
+  std::vector<std::string> candidates;
+  if (lib.path) candidates.push_back(*lib.path);
+  candidates.push_back("libcuda.so.1");  // the loader's own search, as a program would do
+  if (ctx.host().is_live() && !lib.path) {
+    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::absent, "libcuda.so.1", "no libcuda.so.1 to load: the NVIDIA userspace driver is not installed"});
+    return;
+  }
+  const auto deadline = ctx.deadline().cap(ctx.options().driver_timeout);
+  auto answer = ctx.host().isolated_call(kCallKey, deadline, [&] { return query_driver(candidates); });
+  if (!answer) {
+    auto p = answer.problem();
+    if (p.reason == Reason::timed_out) p.detail = "libcuda did not answer within " + std::to_string(deadline.count()) + " ms (cuInit or a device query hung); the call was killed";
+    ctx.note("cuda_driver_api", "CUDA driver", p);
+    return;
+  }
+  json j;
+  try {
+    j = json::parse(*answer);
+  } catch (const json::exception& e) {
+    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::malformed, kCallKey, std::string("unreadable answer: ") + e.what()});
+    return;
+  }
+  if (auto err = get<std::string>(j, "load_error")) {
+    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::failed, lib.path.value_or("libcuda.so.1"), "dlopen failed: " + *err});
+    return;
+  }
+  CudaDriverApiFacts c;
+  c.library = get<std::string>(j, "library");
+  c.init_code = get<int>(j, "init_code");
+  c.init_name = get<std::string>(j, "init_name");
+  c.init_message = get<std::string>(j, "init_message");
+  if (auto v = get<int>(j, "driver_version")) c.driver_version = Version::from_cuda_int(*v).text();
+  if (auto m = get<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty()) {
+    std::string names;
+    for (auto& s : *m) names += (names.empty() ? "" : ", ") + s;
+    ctx.note("cuda_driver_api", "driver entry points", Problem{Reason::absent, c.library.value_or("libcuda"), "the library lacks " + names});
+  }
+  if (c.init_code && *c.init_code != 0)
+    ctx.note("cuda_driver_api", "cuInit",
+             Problem{Reason::failed, c.library.value_or("libcuda"),
+                     "cuInit returned " + std::to_string(*c.init_code) + " (" + c.init_name.value_or("unknown error") + ")" +
+                         (c.init_message ? ": " + *c.init_message : "")});
+  if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) {
+    for (auto& d : *devs) {
+      CudaDevice cd;
+      cd.ordinal = get<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
+      cd.name = get<std::string>(d, "name");
+      cd.uuid = get<std::string>(d, "uuid");
+      cd.compute_capability = get<std::string>(d, "compute_capability");
+      cd.sm_count = get<int>(d, "sm_count");
+      cd.memory_bytes = get<std::uint64_t>(d, "memory_bytes");
+      if (auto b = get<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_bus_id(*b);
+      c.devices.push_back(std::move(cd));
+    }
+  }
+  ctx.facts().cuda = std::move(c);
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,43 @@
+#include "parse/kernel_log.hpp"
+
+#include "util/strings.hpp"
+
+namespace gpucheck {
+
+std::vector<XidEvent> parse_xid_events(std::string_view log) {
+  std::vector<XidEvent> out;
+  for (auto line : split_lines(log)) {
+    const auto at = line.find("NVRM: Xid (");
+    if (at == std::string_view::npos) continue;
+    XidEvent e;
+    const auto head = line.substr(0, at);
+    if (auto semi = head.find(';'); semi != std::string_view::npos) {
+      // kmsg: "prio,seq,usec,flags;" — the timestamp is microseconds since boot.
+      const auto fields = split(head.substr(0, semi), ',');
+      if (fields.size() >= 3)
+        if (auto us = parse_int(fields[2])) e.seconds_since_boot = static_cast<double>(*us) / 1e6;
+    } else if (auto lb = head.find('['); lb != std::string_view::npos) {
+      const auto rb = head.find(']', lb);
+      if (rb != std::string_view::npos) e.seconds_since_boot = parse_double(head.substr(lb + 1, rb - lb - 1));
+    }
+    auto rest = line.substr(at + 11);
+    const auto close = rest.find(')');
+    if (close == std::string_view::npos) continue;
+    auto dev = rest.substr(0, close);
+    if (starts_with(dev, "PCI:")) dev.remove_prefix(4);
+    // The kernel prints domain:bus:device without the function; it is always .0 for a GPU.
+    e.pci_bus_id = to_lower(dev) + (dev.find('.') == std::string_view::npos ? ".0" : "");
+    rest = rest.substr(close + 1);
+    if (!starts_with(rest, ": ")) continue;
+    rest.remove_prefix(2);
+    const auto comma = rest.find(',');
+    auto code = parse_int(rest.substr(0, comma));
+    if (!code) continue;
+    e.xid = static_cast<int>(*code);
+    e.message = comma == std::string_view::npos ? "" : std::string(trim(rest.substr(comma + 1)));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace gpucheck

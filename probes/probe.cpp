@@ -1,0 +1,47 @@
+#include "probe.hpp"
+
+#include "util/strings.hpp"
+
+namespace gpucheck {
+
+std::optional<std::string> ProbeContext::read_text(const std::string& subject, const std::string& item,
+                                                   const std::string& path) {
+  auto r = host_.read_file(path, 1 << 20);
+  if (!r) {
+    note(subject, item, r.problem());
+    return std::nullopt;
+  }
+  if (!is_text(*r)) {
+    note(subject, item, Problem{Reason::malformed, path, "holds binary data, not text"});
+    return std::nullopt;
+  }
+  return *r;
+}
+
+const std::vector<ProbeInfo>& all_probes() {
+  static const std::vector<ProbeInfo> probes = {
+      {"system", "uname; /etc/os-release; /.dockerenv, /run/.containerenv, /proc/1/cgroup; container environment", probe_system},
+      {"pci", "/sys/bus/pci/devices/*/{vendor,device,class,driver,numa_node,*_link_*}; pci.ids", probe_pci},
+      {"nvidia_kernel", "/proc/driver/nvidia/version, /sys/module/nvidia/version, /proc/driver/nvidia/gpus/*/information", probe_nvidia_kernel},
+      {"nvidia_userspace", "LD_LIBRARY_PATH, /etc/ld.so.cache, default library directories: libcuda.so.1, libnvidia-ml.so.1", probe_nvidia_userspace},
+      {"cuda_driver_api", "libcuda.so.1 loaded in a child process: cuInit, cuDriverGetVersion, cuDeviceGet*", probe_cuda_driver_api},
+      {"nvidia_smi", "nvidia-smi -q -x", probe_nvidia_smi},
+      {"services", "/proc/*/comm; /usr/bin/nv-fabricmanager, /usr/bin/nvidia-persistenced; /var/lib/dpkg/status", probe_services},
+      {"kernel_log", "/dev/kmsg (NVRM Xid lines)", probe_kernel_log},
+  };
+  return probes;
+}
+
+Facts run_probes(const Host& host, const ProbeOptions& opts) {
+  ProbeContext ctx(host, opts);
+  for (auto& p : all_probes()) {
+    if (ctx.deadline().expired()) {
+      ctx.note(p.name, "probe", Problem{Reason::timed_out, p.name, "skipped: the run's --timeout was reached"});
+      continue;
+    }
+    p.run(ctx);
+  }
+  return std::move(ctx.facts());
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,70 @@
+// What every probe gets: the host to read, the run's deadline, the facts
+// gathered so far (data flows in registry order), and a place for notes.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "facts/facts.hpp"
+#include "host/host.hpp"
+#include "host/library_locator.hpp"
+#include "util/deadline.hpp"
+
+namespace gpucheck {
+
+struct ProbeOptions {
+  Millis timeout{30000};            // the whole run
+  Millis command_timeout{10000};    // each spawned program
+  Millis driver_timeout{10000};     // the isolated CUDA driver API call
+};
+
+class ProbeContext {
+ public:
+  ProbeContext(const Host& host, const ProbeOptions& opts) : host_(host), opts_(opts), deadline_(opts.timeout) {}
+  const Host& host() const { return host_; }
+  const ProbeOptions& options() const { return opts_; }
+  const Deadline& deadline() const { return deadline_; }
+  const LibraryLocator& locator() {
+    if (!locator_) locator_ = std::make_unique<LibraryLocator>(host_);
+    return *locator_;
+  }
+  Facts& facts() { return facts_; }
+  void note(std::string subject, std::string item, Problem p) {
+    facts_.notes.push_back({std::move(subject), std::move(item), std::move(p)});
+  }
+  // Reads a small text file; on failure records a note and returns nullopt.
+  std::optional<std::string> read_text(const std::string& subject, const std::string& item, const std::string& path);
+
+ private:
+  const Host& host_;
+  ProbeOptions opts_;
+  Deadline deadline_;
+  std::unique_ptr<LibraryLocator> locator_;
+  Facts facts_;
+};
+
+using ProbeFn = void (*)(ProbeContext&);
+
+struct ProbeInfo {
+  const char* name;
+  const char* reads;  // for docs and --help: the files, commands and libraries it reads
+  ProbeFn run;
+};
+
+// Each probe owns one subject (probes/<name>_probe.cpp).
+void probe_system(ProbeContext&);
+void probe_pci(ProbeContext&);
+void probe_nvidia_kernel(ProbeContext&);
+void probe_nvidia_userspace(ProbeContext&);
+void probe_cuda_driver_api(ProbeContext&);
+void probe_nvidia_smi(ProbeContext&);
+void probe_services(ProbeContext&);
+void probe_kernel_log(ProbeContext&);
+
+// The registry, in the order they run: a plain array, no self-registration.
+const std::vector<ProbeInfo>& all_probes();
+
+// Runs every probe against `host` and returns the facts.
+Facts run_probes(const Host& host, const ProbeOptions& opts);
+
+}  // namespace gpucheck

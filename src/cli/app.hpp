@@ -1,0 +1,39 @@
+// The command line: parses arguments and wires host, probes and reports.
+// No logic of its own beyond that; each subcommand lives in cmd_<name>.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "host/host.hpp"
+#include "probe.hpp"
+
+namespace gpucheck {
+
+// Exit codes are an API for launchers (docs/exit-codes.md).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;  // reserved for `check` and `verify`
+inline constexpr int kExitUsage = 2;     // gpucheck itself could not run
+
+struct GlobalOptions {
+  std::string root = "/";
+  double timeout_s = 30;
+  std::string color = "auto";
+  ProbeOptions probe_options() const;
+  bool use_color() const;
+};
+
+// What a subcommand's callback returns: the exit code.
+using Action = std::function<int()>;
+
+void add_probe_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action);
+
+// Opens --root, or prints why it cannot and returns nullptr.
+std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);
+
+int run_app(int argc, char** argv);
+
+}  // namespace gpucheck

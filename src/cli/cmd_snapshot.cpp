@@ -1,0 +1,34 @@
+// `gpucheck snapshot`: runs every probe through a recorder and writes what
+// they read as a directory that `--root` replays (format: docs/snapshot.md).
+#include <iostream>
+
+#include "cli/app.hpp"
+#include "host/hosts.hpp"
+
+namespace gpucheck {
+
+void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto* cmd = app.add_subcommand("snapshot", "Record everything the probes read (files, command outputs, driver answers) into a new directory. Replay it with `gpucheck --root DIR probe`. It holds the kernel log and host name: review it before you share it.");
+  auto out = std::make_shared<std::string>();
+  auto description = std::make_shared<std::string>();
+  cmd->add_option("--out,-o", *out, "Directory to create (must not exist yet)")->required()->type_name("DIR");
+  cmd->add_option("--description", *description, "A line saying what machine this is, stored in the manifest");
+  cmd->callback([&g, &action, out, description] {
+    action = [&g, out, description] {
+      auto host = open_root_or_report(g);
+      if (!host) return kExitUsage;
+      RecordingHost recorder(*host);
+      const Facts facts = run_probes(recorder, g.probe_options());
+      auto written = recorder.write_snapshot(*out, *description);
+      if (!written) {
+        std::cerr << "gpucheck: snapshot not written: " << written.problem().where << ": " << written.problem().detail << "\n";
+        return kExitUsage;
+      }
+      std::cout << "Snapshot written to " << *written << " (" << facts.notes.size() << " unknown facts recorded with their reasons).\n"
+                << "Replay it with: gpucheck --root " << *written << " probe\n";
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace gpucheck

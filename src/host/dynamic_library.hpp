@@ -1,0 +1,31 @@
+// dlopen with an explicit list of candidates, tried in order. Only ever used
+// inside Host::isolated_call, so a library that crashes or hangs on load
+// cannot take gpucheck down with it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "util/result.hpp"
+
+namespace gpucheck {
+
+class DynamicLibrary {
+ public:
+  // Tries each candidate (a path or a bare soname) with RTLD_NOW|RTLD_LOCAL.
+  static Result<DynamicLibrary> open(const std::vector<std::string>& candidates);
+  DynamicLibrary(DynamicLibrary&& o) noexcept : handle_(o.handle_), opened_(std::move(o.opened_)) { o.handle_ = nullptr; }
+  DynamicLibrary& operator=(DynamicLibrary&&) = delete;
+  DynamicLibrary(const DynamicLibrary&) = delete;
+  ~DynamicLibrary();
+
+  void* symbol(const char* name) const;
+  const std::string& opened() const { return opened_; }
+
+ private:
+  DynamicLibrary(void* h, std::string opened) : handle_(h), opened_(std::move(opened)) {}
+  void* handle_;
+  std::string opened_;
+};
+
+}  // namespace gpucheck

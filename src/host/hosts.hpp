@@ -1,0 +1,96 @@
+// The Host implementations: the live machine, a replayed snapshot, and a
+// recorder that wraps either and remembers every answer for `snapshot`.
+#pragma once
+
+#include <memory>
+#include <set>
+
+#include "host/host.hpp"
+#include "host/manifest.hpp"
+#include "host/root_fs.hpp"
+
+namespace gpucheck {
+
+// The running machine. Files are read relative to `root` ("/" normally).
+class LiveHost final : public Host {
+ public:
+  explicit LiveHost(std::string root = "/") : fs_(std::move(root)) {}
+  Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const override;
+  Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
+  Result<std::string> read_link(const std::string& path) const override;
+  Result<std::string> real_path(const std::string& path) const override;
+  bool exists(const std::string& path) const override;
+  std::optional<std::string> env(const std::string& name) const override;
+  Result<Uname> uname() const override;
+  Result<CommandResult> run(const Command& cmd) const override;
+  Result<std::string> isolated_call(const std::string& key, Millis deadline,
+                                    const std::function<std::string()>& fn) const override;
+  bool is_live() const override { return true; }
+
+ private:
+  RootFs fs_;
+};
+
+// A snapshot directory: files from it, everything else from its manifest.
+// A directory without a manifest (a mounted image) gives files only.
+class SnapshotHost final : public Host {
+ public:
+  SnapshotHost(std::string root, Manifest manifest) : fs_(std::move(root)), m_(std::move(manifest)) {}
+  Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const override;
+  Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
+  Result<std::string> read_link(const std::string& path) const override;
+  Result<std::string> real_path(const std::string& path) const override;
+  bool exists(const std::string& path) const override;
+  std::optional<std::string> env(const std::string& name) const override;
+  Result<Uname> uname() const override;
+  Result<CommandResult> run(const Command& cmd) const override;
+  Result<std::string> isolated_call(const std::string& key, Millis deadline,
+                                    const std::function<std::string()>& fn) const override;
+  bool is_live() const override { return false; }
+
+ private:
+  const Problem* unreadable(const std::string& path) const;
+  RootFs fs_;
+  Manifest m_;
+};
+
+// Opens `root`: the live host for "/", otherwise a snapshot (with its
+// manifest when it has one). A malformed manifest is an error.
+Result<std::unique_ptr<Host>> open_host(const std::string& root);
+
+// Wraps a host and records every answer, with the links met on the way to
+// each path, so write_snapshot can lay out a directory that replays the same.
+class RecordingHost final : public Host {
+ public:
+  explicit RecordingHost(const Host& inner) : inner_(inner) {}
+  Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const override;
+  Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
+  Result<std::string> read_link(const std::string& path) const override;
+  Result<std::string> real_path(const std::string& path) const override;
+  bool exists(const std::string& path) const override;
+  std::optional<std::string> env(const std::string& name) const override;
+  Result<Uname> uname() const override;
+  Result<CommandResult> run(const Command& cmd) const override;
+  Result<std::string> isolated_call(const std::string& key, Millis deadline,
+                                    const std::function<std::string()>& fn) const override;
+  bool is_live() const override { return inner_.is_live(); }
+
+  // Lays the recording out under `out` (which must not exist yet), through a
+  // temporary sibling directory renamed into place at the end.
+  Result<std::string> write_snapshot(const std::string& out, const std::string& description) const;
+
+ private:
+  // Follows `path` component by component through the inner host, noting
+  // every link; returns the path with no link left in it.
+  std::string trace(const std::string& path) const;
+  void note_problem(const std::string& path, const Problem& p) const;
+
+  const Host& inner_;
+  mutable Manifest m_;
+  mutable std::map<std::string, std::string> links_;              // link path -> target as read
+  mutable std::map<std::string, std::string> files_;              // canonical path -> content
+  mutable std::map<std::string, std::vector<DirEntry>> dirs_;     // canonical path -> entries
+  mutable std::set<std::string> placeholders_;                    // canonical paths that must exist
+};
+
+}  // namespace gpucheck

@@ -1,0 +1,126 @@
+// The live machine and the snapshot replay, side by side: both read files
+// through RootFs; they differ only in where commands, environment and
+// library answers come from.
+#include <sys/utsname.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "host/hosts.hpp"
+#include "host/process.hpp"
+#include "util/strings.hpp"
+
+namespace gpucheck {
+
+namespace {
+constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+}
+
+std::string Command::key() const {
+  std::string k = program;
+  for (auto& a : args) k += " " + a;
+  return k;
+}
+
+// --- live ---
+
+Result<std::string> LiveHost::read_file(const std::string& path, std::size_t max_bytes) const {
+  return fs_.read_file(path, max_bytes);
+}
+Result<std::vector<DirEntry>> LiveHost::list_dir(const std::string& path) const { return fs_.list_dir(path); }
+Result<std::string> LiveHost::read_link(const std::string& path) const { return fs_.read_link(path); }
+Result<std::string> LiveHost::real_path(const std::string& path) const { return fs_.real_path(path); }
+bool LiveHost::exists(const std::string& path) const { return fs_.exists(path); }
+
+std::optional<std::string> LiveHost::env(const std::string& name) const {
+  const char* v = std::getenv(name.c_str());
+  if (!v) return std::nullopt;
+  return std::string(v);
+}
+
+Result<Uname> LiveHost::uname() const {
+  struct utsname u {};
+  if (::uname(&u) != 0) return problem_from_errno(errno, "uname(2)");
+  return Uname{u.sysname, u.nodename, u.release, u.version, u.machine};
+}
+
+Result<CommandResult> LiveHost::run(const Command& cmd) const {
+  const auto path = env("PATH").value_or(kDefaultPath);
+  const auto program = find_program(cmd.program, path);
+  if (!program) return Problem{Reason::absent, cmd.program, "not found on PATH (" + path + ")"};
+  return run_process(*program, cmd.args, cmd.timeout);
+}
+
+Result<std::string> LiveHost::isolated_call(const std::string& key, Millis deadline,
+                                            const std::function<std::string()>& fn) const {
+  return run_in_child(fn, deadline, key);
+}
+
+// --- snapshot ---
+
+const Problem* SnapshotHost::unreadable(const std::string& path) const {
+  auto it = m_.unreadable.find(normalize_path(path));
+  return it == m_.unreadable.end() ? nullptr : &it->second;
+}
+
+Result<std::string> SnapshotHost::read_file(const std::string& path, std::size_t max_bytes) const {
+  if (auto p = unreadable(path)) return *p;
+  return fs_.read_file(path, max_bytes);
+}
+Result<std::vector<DirEntry>> SnapshotHost::list_dir(const std::string& path) const {
+  if (auto p = unreadable(path)) return *p;
+  return fs_.list_dir(path);
+}
+Result<std::string> SnapshotHost::read_link(const std::string& path) const {
+  if (auto p = unreadable(path)) return *p;
+  return fs_.read_link(path);
+}
+Result<std::string> SnapshotHost::real_path(const std::string& path) const {
+  if (auto p = unreadable(path)) return *p;
+  return fs_.real_path(path);
+}
+bool SnapshotHost::exists(const std::string& path) const { return fs_.exists(path); }
+
+std::optional<std::string> SnapshotHost::env(const std::string& name) const {
+  auto it = m_.env.find(name);
+  return it == m_.env.end() ? std::nullopt : it->second;
+}
+
+Result<Uname> SnapshotHost::uname() const {
+  if (!m_.uname) return Problem{Reason::not_recorded, "uname", "the snapshot's manifest has no uname"};
+  return *m_.uname;
+}
+
+Result<CommandResult> SnapshotHost::run(const Command& cmd) const {
+  auto it = m_.commands.find(cmd.key());
+  if (it == m_.commands.end())
+    return Problem{Reason::not_recorded, cmd.key(), "the snapshot holds no output for this command"};
+  return it->second;
+}
+
+Result<std::string> SnapshotHost::isolated_call(const std::string& key, Millis,
+                                                const std::function<std::string()>&) const {
+  auto it = m_.calls.find(key);
+  if (it == m_.calls.end()) return Problem{Reason::not_recorded, key, "the snapshot holds no answer for this call"};
+  return it->second;
+}
+
+Result<std::unique_ptr<Host>> open_host(const std::string& root) {
+  if (normalize_path(root) == "/") return std::unique_ptr<Host>(std::make_unique<LiveHost>());
+  RootFs fs(root);
+  if (!fs.exists("/")) return Problem{Reason::absent, root, "--root: no such directory"};
+  const std::string dir = fs.root() + kManifestDir;
+  std::ifstream in(dir + "/manifest.json", std::ios::binary);
+  Manifest m;
+  if (in) {
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    auto parsed = parse_manifest(ss.str(), dir);
+    if (!parsed) return parsed.problem();
+    m = std::move(parsed).value();
+  }
+  return std::unique_ptr<Host>(std::make_unique<SnapshotHost>(root, std::move(m)));
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,188 @@
+#include "host/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "host/root_fs.hpp"
+#include "util/strings.hpp"
+
+extern char** environ;
+
+namespace gpucheck {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+  int fd[2] = {-1, -1};
+  bool open() { return ::pipe2(fd, O_CLOEXEC) == 0; }
+  void close_read() { if (fd[0] >= 0) ::close(fd[0]); fd[0] = -1; }
+  void close_write() { if (fd[1] >= 0) ::close(fd[1]); fd[1] = -1; }
+  ~Pipe() { close_read(); close_write(); }
+};
+
+int remaining_ms(Clock::time_point end) {
+  const auto left = std::chrono::duration_cast<Millis>(end - Clock::now()).count();
+  return left > 0 ? static_cast<int>(left) : 0;
+}
+
+// Reads every fd until EOF or the deadline; returns false on timeout.
+bool drain(std::vector<int> fds, std::vector<std::string*> sinks, Clock::time_point end, std::size_t cap) {
+  char buf[65536];
+  while (true) {
+    std::vector<pollfd> pfds;
+    for (int fd : fds)
+      if (fd >= 0) pfds.push_back({fd, POLLIN, 0});
+    if (pfds.empty()) return true;
+    const int left = remaining_ms(end);
+    if (left == 0) return false;
+    const int r = ::poll(pfds.data(), pfds.size(), left);
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) return false;
+    if (r < 0) return true;
+    for (auto& p : pfds) {
+      if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      for (std::size_t i = 0; i < fds.size(); ++i) {
+        if (fds[i] != p.fd) continue;
+        const ssize_t n = ::read(p.fd, buf, sizeof buf);
+        if (n > 0) {
+          if (sinks[i]->size() < cap) sinks[i]->append(buf, std::min<std::size_t>(n, cap - sinks[i]->size()));
+        } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+          fds[i] = -1;
+        }
+      }
+    }
+  }
+}
+
+std::string signal_name(int sig) {
+  const char* d = ::strsignal(sig);
+  return "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : "");
+}
+
+}  // namespace
+
+std::optional<std::string> find_program(const std::string& name, const std::string& path_list,
+                                        const std::string& root) {
+  if (name.find('/') != std::string::npos) return name;
+  for (auto dir : split(path_list, ':')) {
+    if (dir.empty() || dir[0] != '/') continue;  // a relative PATH entry is never trusted
+    const std::string candidate = std::string(dir) + "/" + name;
+    struct stat st {};
+    if (::stat((root + candidate).c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        (root.empty() ? ::access(candidate.c_str(), X_OK) == 0 : true))
+      return candidate;
+  }
+  return std::nullopt;
+}
+
+Result<CommandResult> run_process(const std::string& path, const std::vector<std::string>& args,
+                                  Millis timeout, std::size_t max_output) {
+  const auto start = Clock::now();
+  const auto end = start + timeout;
+  Pipe out, err;
+  if (!out.open() || !err.open()) return problem_from_errno(errno, path);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, out.fd[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err.fd[1], 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setpgroup(&attr, 0);  // its own group, so a kill reaches its children too
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(path.c_str()));
+  for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, path.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return problem_from_errno(rc, path);
+  out.close_write();
+  err.close_write();
+
+  CommandResult res;
+  res.resolved = path;
+  const bool finished = drain({out.fd[0], err.fd[0]}, {&res.out, &res.err}, end, max_output);
+  if (!finished) {
+    ::kill(-pid, SIGKILL);
+    res.timed_out = true;
+  }
+  int status = 0;
+  // The pipes closed, but the process may still be exiting: wait, bounded.
+  while (true) {
+    const pid_t w = ::waitpid(pid, &status, res.timed_out ? 0 : WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) break;
+    if (w == 0) {
+      if (remaining_ms(end) == 0) {
+        ::kill(-pid, SIGKILL);
+        res.timed_out = true;
+      } else {
+        ::usleep(1000);
+      }
+    }
+  }
+  if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
+  res.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - start);
+  return res;
+}
+
+Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis deadline,
+                                 const std::string& what) {
+  const auto end = Clock::now() + deadline;
+  Pipe p;
+  if (!p.open()) return problem_from_errno(errno, what);
+  const pid_t pid = ::fork();
+  if (pid < 0) return problem_from_errno(errno, what);
+  if (pid == 0) {
+    p.close_read();
+    int code = 0;
+    std::string result;
+    try {
+      result = fn();
+    } catch (const std::exception& e) {
+      result = e.what();
+      code = 3;
+    }
+    std::size_t off = 0;
+    while (off < result.size()) {
+      const ssize_t n = ::write(p.fd[1], result.data() + off, result.size() - off);
+      if (n <= 0) break;
+      off += static_cast<std::size_t>(n);
+    }
+    ::_exit(code);  // no atexit handlers or static destructors in the child
+  }
+  p.close_write();
+  std::string out;
+  const bool finished = drain({p.fd[0]}, {&out}, end, kMaxFileBytes);
+  if (!finished) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    return Problem{Reason::timed_out, what,
+                   "no answer within " + std::to_string(deadline.count()) + " ms; the call was killed"};
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (WIFSIGNALED(status))
+    return Problem{Reason::failed, what, "the isolated call died by " + signal_name(WTERMSIG(status))};
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    return Problem{Reason::failed, what, out.empty() ? "the isolated call failed" : out};
+  return out;
+}
+
+}  // namespace gpucheck

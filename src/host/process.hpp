@@ -1,0 +1,28 @@
+// Running things on the live machine with a deadline: programs (no shell)
+// and functions in a forked child, so a hang or crash never reaches us.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/host.hpp"
+
+namespace gpucheck {
+
+// Runs `path` with `args`, stdin from /dev/null, in its own process group;
+// at the deadline the whole group is killed and timed_out is set.
+Result<CommandResult> run_process(const std::string& path, const std::vector<std::string>& args,
+                                  Millis timeout, std::size_t max_output = kMaxFileBytes);
+
+// Forks, runs fn in the child and returns what it returned. A child that
+// outlives the deadline is killed (Reason::timed_out); one that dies by a
+// signal or throws is Reason::failed with the cause.
+Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis deadline,
+                                 const std::string& what);
+
+// Looks `name` up in a PATH-style list of directories, inside `root`.
+std::optional<std::string> find_program(const std::string& name, const std::string& path_list,
+                                        const std::string& root = "");
+
+}  // namespace gpucheck

@@ -1,0 +1,186 @@
+#include "host/root_fs.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "util/strings.hpp"
+
+namespace gpucheck {
+namespace {
+
+constexpr int kMaxLinks = 40;  // as the kernel's MAXSYMLINKS
+
+std::vector<std::string> components(const std::string& path) {
+  std::vector<std::string> out;
+  for (auto c : split(path, '/'))
+    if (!c.empty() && c != ".") out.emplace_back(c);
+  return out;
+}
+
+}  // namespace
+
+Problem problem_from_errno(int err, const std::string& where) {
+  Reason r = Reason::failed;
+  if (err == ENOENT || err == ENOTDIR) r = Reason::absent;
+  else if (err == EACCES || err == EPERM) r = Reason::permission_denied;
+  else if (err == ETIMEDOUT) r = Reason::timed_out;
+  return Problem{r, where, std::strerror(err)};
+}
+
+std::string normalize_path(const std::string& path) {
+  std::vector<std::string> stack;
+  for (auto& c : components(path)) {
+    if (c == "..") {
+      if (!stack.empty()) stack.pop_back();
+    } else {
+      stack.push_back(c);
+    }
+  }
+  std::string out;
+  for (auto& c : stack) out += "/" + c;
+  return out.empty() ? "/" : out;
+}
+
+RootFs::RootFs(std::string root) : root_(std::move(root)) {
+  while (!root_.empty() && root_.back() == '/') root_.pop_back();
+}
+
+Result<std::string> RootFs::walk(const std::string& path, bool follow_last) const {
+  if (root_.empty()) return normalize_path(path);  // the kernel resolves links itself
+  std::vector<std::string> todo = components(path);
+  std::reverse(todo.begin(), todo.end());
+  std::vector<std::string> done;
+  int links = 0;
+  while (!todo.empty()) {
+    std::string c = std::move(todo.back());
+    todo.pop_back();
+    if (c == "..") {
+      if (!done.empty()) done.pop_back();  // ".." at the root stays at the root
+      continue;
+    }
+    std::string inside;
+    for (auto& d : done) inside += "/" + d;
+    inside += "/" + c;
+    const bool last = todo.empty();
+    struct stat st {};
+    if (::lstat((root_ + inside).c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || (last && !follow_last)) {
+      done.push_back(std::move(c));
+      continue;
+    }
+    if (++links > kMaxLinks) return Problem{Reason::malformed, path, "too many levels of symbolic links"};
+    char buf[4096];
+    const ssize_t n = ::readlink((root_ + inside).c_str(), buf, sizeof buf - 1);
+    if (n < 0) return problem_from_errno(errno, path);
+    const std::string target(buf, static_cast<std::size_t>(n));
+    if (!target.empty() && target[0] == '/') done.clear();  // re-anchor at the root
+    auto more = components(target);
+    for (auto it = more.rbegin(); it != more.rend(); ++it) todo.push_back(*it);
+  }
+  std::string out;
+  for (auto& d : done) out += "/" + d;
+  return out.empty() ? std::string("/") : out;
+}
+
+Result<std::string> RootFs::resolve(const std::string& path) const {
+  auto inside = walk(path, true);
+  if (!inside) return inside;
+  return root_ + *inside;
+}
+
+Result<std::string> RootFs::resolve_parent(const std::string& path) const {
+  auto inside = walk(path, false);
+  if (!inside) return inside;
+  return root_ + *inside;
+}
+
+Result<std::string> RootFs::real_path(const std::string& path) const {
+  if (root_.empty()) {
+    char buf[PATH_MAX];
+    if (!::realpath(path.c_str(), buf)) return problem_from_errno(errno, path);
+    return std::string(buf);
+  }
+  auto inside = walk(path, true);
+  if (!inside) return inside;
+  struct stat st {};
+  if (::stat((root_ + *inside).c_str(), &st) != 0) return problem_from_errno(errno, path);
+  return inside;
+}
+
+Result<std::string> RootFs::read_file(const std::string& path, std::size_t max_bytes) const {
+  auto where = resolve(path);
+  if (!where) return where.problem();
+  // O_NONBLOCK: a character device such as /dev/kmsg ends with EAGAIN
+  // instead of waiting for the next message.
+  const int fd = ::open(where->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return problem_from_errno(errno, path);
+  std::unique_ptr<int, void (*)(int*)> guard(new int(fd), [](int* p) { ::close(*p); delete p; });
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) return Problem{Reason::malformed, path, "is a directory"};
+  std::string out;
+  std::vector<char> buf(64 * 1024);  // /dev/kmsg needs room for a whole record per read
+  while (out.size() < max_bytes) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) break;
+      if (errno == EPIPE) continue;  // kmsg: the record was overwritten; take the next
+      return problem_from_errno(errno, path);
+    }
+    out.append(buf.data(), static_cast<std::size_t>(n));
+  }
+  if (out.size() > max_bytes) out.resize(max_bytes);
+  return out;
+}
+
+Result<std::vector<DirEntry>> RootFs::list_dir(const std::string& path) const {
+  auto where = resolve(path);
+  if (!where) return where.problem();
+  DIR* d = ::opendir(where->c_str());
+  if (!d) return problem_from_errno(errno, path);
+  std::vector<DirEntry> out;
+  while (auto* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    EntryType type = EntryType::other;
+    if (e->d_type == DT_REG) type = EntryType::file;
+    else if (e->d_type == DT_DIR) type = EntryType::directory;
+    else if (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) {
+      // Report what the link leads to, resolved inside the root.
+      auto target = resolve(path + "/" + name);
+      struct stat st {};
+      if (target && ::stat(target->c_str(), &st) == 0)
+        type = S_ISDIR(st.st_mode) ? EntryType::directory : S_ISREG(st.st_mode) ? EntryType::file : EntryType::other;
+    }
+    out.push_back({name, type});
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::string> RootFs::read_link(const std::string& path) const {
+  auto where = resolve_parent(path);
+  if (!where) return where.problem();
+  char buf[4096];
+  const ssize_t n = ::readlink(where->c_str(), buf, sizeof buf - 1);
+  if (n < 0) return problem_from_errno(errno, path);
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+bool RootFs::exists(const std::string& path) const {
+  auto where = resolve(path);
+  struct stat st {};
+  return where && ::stat(where->c_str(), &st) == 0;
+}
+
+}  // namespace gpucheck

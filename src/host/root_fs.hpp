@@ -1,0 +1,41 @@
+// Files, directories and links looked up relative to a root directory, with
+// absolute symlinks re-anchored inside it (as libnvidia-container does), so a
+// snapshot or a mounted image reads exactly like the machine it came from.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host/host.hpp"
+
+namespace gpucheck {
+
+class RootFs {
+ public:
+  explicit RootFs(std::string root);  // "/" for the live machine
+
+  const std::string& root() const { return root_; }
+  // The path on this machine that `path` (as seen inside the root) names,
+  // with every link followed; links pointing outside the root are clamped.
+  Result<std::string> resolve(const std::string& path) const;
+  // Same, but the last component is not followed (for lstat / readlink).
+  Result<std::string> resolve_parent(const std::string& path) const;
+
+  Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const;
+  Result<std::vector<DirEntry>> list_dir(const std::string& path) const;
+  Result<std::string> read_link(const std::string& path) const;
+  Result<std::string> real_path(const std::string& path) const;  // inside the root
+  bool exists(const std::string& path) const;
+
+ private:
+  Result<std::string> walk(const std::string& path, bool follow_last) const;
+  std::string root_;  // no trailing slash; empty for "/"
+};
+
+// Maps errno to a Reason, naming `where` and the system's message.
+Problem problem_from_errno(int err, const std::string& where);
+
+// "/a/b/../c" -> "/a/c", collapses "//" and "." (purely lexical).
+std::string normalize_path(const std::string& path);
+
+}  // namespace gpucheck

@@ -1,0 +1,16 @@
+#include "facts/facts_json.hpp"
+#include "report/reports.hpp"
+
+namespace gpucheck {
+
+std::string render_facts_json(const Facts& f, const ReportOptions& o) {
+  auto j = to_json(f);
+  nlohmann::ordered_json out;
+  out["schema"] = j["schema"];
+  out["gpucheck_version"] = o.version;
+  for (auto& [k, v] : j.items())
+    if (k != "schema") out[k] = v;
+  return out.dump(2) + "\n";
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,23 @@
+// Small string helpers shared by the parsers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpucheck {
+
+std::string_view trim(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char sep);
+std::vector<std::string_view> split_lines(std::string_view s);
+bool starts_with(std::string_view s, std::string_view prefix);
+std::string to_lower(std::string_view s);
+std::optional<long long> parse_int(std::string_view s, int base = 10);
+std::optional<double> parse_double(std::string_view s);
+// True when every byte is printable ASCII or common whitespace: /proc and
+// sysfs files are text, so anything else means the read went wrong.
+bool is_text(std::string_view s);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+}  // namespace gpucheck

@@ -1,0 +1,46 @@
+#include "util/version.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpucheck {
+
+std::optional<Version> Version::parse(std::string_view text) {
+  Version v;
+  std::size_t i = 0;
+  while (true) {
+    if (i >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i]))) return std::nullopt;
+    long n = 0;
+    std::size_t digits = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (++digits > 9) return std::nullopt;  // not a version, a serial number
+      n = n * 10 + (text[i] - '0');
+      ++i;
+    }
+    v.parts_.push_back(n);
+    if (i + 1 < text.size() && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  v.suffix_ = std::string(text.substr(i));
+  v.text_ = std::string(text);
+  return v;
+}
+
+Version Version::from_cuda_int(int value) {
+  const int major = value / 1000;
+  const int minor = (value % 1000) / 10;
+  return *parse(std::to_string(major) + "." + std::to_string(minor));
+}
+
+std::strong_ordering Version::operator<=>(const Version& o) const {
+  const auto n = std::max(parts_.size(), o.parts_.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (auto c = part(i) <=> o.part(i); c != 0) return c;
+  }
+  return std::strong_ordering::equal;
+}
+
+}  // namespace gpucheck
