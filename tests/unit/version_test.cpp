@@ -1,0 +1,46 @@
+// Version parsing and ordering.
+#include <catch2/catch.hpp>
+
+#include "util/version.hpp"
+
+using gpucheck::Version;
+
+TEST_CASE("driver versions keep their text and compare numerically", "[version]") {
+  auto v = Version::parse("535.104.05");
+  REQUIRE(v);
+  CHECK(v->text() == "535.104.05");
+  CHECK(v->major() == 535);
+  CHECK(v->minor() == 104);
+  CHECK(v->patch() == 5);
+  CHECK(*Version::parse("535.104.05") < *Version::parse("535.129.03"));
+  CHECK(*Version::parse("550.54.14") < *Version::parse("550.90.07"));
+  CHECK(*Version::parse("470.256.02") < *Version::parse("535.54.03"));
+}
+
+TEST_CASE("missing components compare as zero", "[version]") {
+  CHECK(*Version::parse("12.2") == *Version::parse("12.2.0"));
+  CHECK(*Version::parse("12") < *Version::parse("12.0.1"));
+  CHECK(*Version::parse("12.10") > *Version::parse("12.9"));
+}
+
+TEST_CASE("local tags are kept as suffix and do not order", "[version]") {
+  auto v = Version::parse("2.1.0+cu121");
+  REQUIRE(v);
+  CHECK(v->suffix() == "+cu121");
+  CHECK(v->parts() == std::vector<long>{2, 1, 0});
+  CHECK(*v == *Version::parse("2.1.0"));
+}
+
+TEST_CASE("non-versions are refused", "[version]") {
+  CHECK_FALSE(Version::parse(""));
+  CHECK_FALSE(Version::parse("N/A"));
+  CHECK_FALSE(Version::parse(".5"));
+  CHECK_FALSE(Version::parse("1654423001593"));  // a serial number, not a version
+}
+
+TEST_CASE("CUDA's integer versions", "[version]") {
+  CHECK(Version::from_cuda_int(12020).text() == "12.2");
+  CHECK(Version::from_cuda_int(11080).text() == "11.8");
+  CHECK(Version::from_cuda_int(13000).text() == "13.0");
+  CHECK(Version::from_cuda_int(12090).text() == "12.9");
+}
