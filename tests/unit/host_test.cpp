@@ -1,0 +1,167 @@
+// Host access: root-relative files with link re-anchoring, ld.so.cache,
+// the snapshot manifest, and what unreadable input turns into.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "host/hosts.hpp"
+#include "host/ld_cache.hpp"
+#include "host/library_locator.hpp"
+#include "host/process.hpp"
+#include "test_support.hpp"
+#include "util/strings.hpp"
+
+using namespace gpucheck;
+using gpucheck::test::TempDir;
+using gpucheck::test::write_file;
+namespace fs = std::filesystem;
+
+TEST_CASE("paths are normalised lexically", "[host]") {
+  CHECK(normalize_path("/a/b/../c") == "/a/c");
+  CHECK(normalize_path("//a/./b/") == "/a/b");
+  CHECK(normalize_path("/../..") == "/");
+}
+
+TEST_CASE("absolute links are re-anchored inside the root", "[host]") {
+  TempDir t;
+  write_file(t.path() / "usr/local/cuda-12.4/version.json", "{\"cuda\":{\"version\":\"12.4.1\"}}");
+  fs::create_symlink("/usr/local/cuda-12.4", t.path() / "usr/local/cuda");
+  fs::create_symlink("../../../../../etc/shadow", t.path() / "usr/local/escape");
+  write_file(t.path() / "etc/shadow", "inside the root");
+  RootFs root(t.str());
+  auto content = root.read_file("/usr/local/cuda/version.json", 1024);
+  REQUIRE(content);
+  CHECK_THAT(*content, Catch::Contains("12.4.1"));
+  CHECK(*root.real_path("/usr/local/cuda/version.json") == "/usr/local/cuda-12.4/version.json");
+  CHECK(*root.read_link("/usr/local/cuda") == "/usr/local/cuda-12.4");
+  // ".." never climbs out of the root: this reads <root>/etc/shadow.
+  CHECK(*root.read_file("/usr/local/escape", 1024) == "inside the root");
+}
+
+TEST_CASE("link loops are refused, not followed forever", "[host][bad-input]") {
+  TempDir t;
+  fs::create_directories(t.path() / "a");
+  fs::create_symlink("/a/loop2", t.path() / "a/loop1");
+  fs::create_symlink("/a/loop1", t.path() / "a/loop2");
+  RootFs root(t.str());
+  auto r = root.read_file("/a/loop1", 1024);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.problem().detail, Catch::Contains("symbolic links"));
+}
+
+TEST_CASE("read failures carry their reason", "[host][bad-input]") {
+  TempDir t;
+  write_file(t.path() / "proc/driver/nvidia/version", "x");
+  fs::create_directories(t.path() / "locked");
+  RootFs root(t.str());
+  CHECK(root.read_file("/nope", 10).problem().reason == Reason::absent);
+  CHECK(root.read_file("/proc/driver/nvidia/version/deeper", 10).problem().reason == Reason::absent);
+  CHECK(root.read_file("/locked", 10).problem().detail == "is a directory");
+  if (::geteuid() != 0) {  // root reads through permissions
+    ::chmod((t.path() / "locked").c_str(), 0);
+    CHECK(root.list_dir("/locked").problem().reason == Reason::permission_denied);
+  }
+  CHECK(root.list_dir("/nope").problem().reason == Reason::absent);
+}
+
+TEST_CASE("reads are capped", "[host]") {
+  TempDir t;
+  write_file(t.path() / "big", std::string(10000, 'x'));
+  CHECK(RootFs(t.str()).read_file("/big", 100)->size() == 100);
+}
+
+TEST_CASE("directory listings are sorted and report what links lead to", "[host]") {
+  TempDir t;
+  write_file(t.path() / "d/b", "");
+  fs::create_directories(t.path() / "d/a");
+  fs::create_symlink("/d/a", t.path() / "d/c");
+  fs::create_symlink("/nowhere", t.path() / "d/dangling");
+  auto l = RootFs(t.str()).list_dir("/d");
+  REQUIRE(l);
+  REQUIRE(l->size() == 4);
+  CHECK((*l)[0].name == "a");
+  CHECK((*l)[0].type == EntryType::directory);
+  CHECK((*l)[1].type == EntryType::file);
+  CHECK((*l)[2].type == EntryType::directory);  // c -> /d/a, inside the root
+  CHECK((*l)[3].type == EntryType::other);      // dangling
+}
+
+TEST_CASE("the ld.so.cache parser agrees with ldconfig -p on this machine", "[ld_cache]") {
+  const auto bytes = gpucheck::test::read_file("/etc/ld.so.cache");
+  auto parsed = parse_ld_cache(bytes);
+  REQUIRE(parsed);
+  auto ldconfig = find_program("ldconfig", "/usr/sbin:/sbin:/usr/bin:/bin");
+  REQUIRE(ldconfig);
+  auto out = run_process(*ldconfig, {"-p"}, Millis(10000));
+  REQUIRE(out);
+  REQUIRE(out->exit_code == 0);
+  // "\tlibz.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libz.so.1"
+  std::multiset<std::string> expected, got;
+  for (auto line : split_lines(out->out)) {
+    if (line.empty() || line[0] != '\t') continue;
+    const auto name = std::string(trim(line.substr(0, line.find(" ("))));
+    const auto flags = std::string(line.substr(line.find('(') + 1, line.find(')') - line.find('(') - 1));
+    const auto path = std::string(line.substr(line.find("=> ") + 3));
+    expected.insert(name + " [" + flags.substr(0, flags.find(", hwcap")) + "] " + path);
+  }
+  for (auto& e : *parsed) got.insert(e.name + " [" + ld_cache_flag_text(e.flags) + "] " + e.path);
+  CHECK(got.size() == expected.size());
+  CHECK(got == expected);
+}
+
+TEST_CASE("a corrupt ld.so.cache is a clear error, never a crash", "[ld_cache][bad-input]") {
+  const auto bytes = gpucheck::test::read_file("/etc/ld.so.cache");
+  CHECK(parse_ld_cache("").problem().reason == Reason::malformed);
+  CHECK_THAT(parse_ld_cache("hello world, not a cache at all, not at all, no........").problem().detail,
+             Catch::Contains("magic"));
+  // Truncated: the header promises more entries than the file holds.
+  CHECK_THAT(parse_ld_cache(bytes.substr(0, 100)).problem().detail, Catch::Contains("past the end"));
+  // Entries pointing outside the string table.
+  std::string broken = bytes.substr(0, 48 + 24 * 3);
+  broken.replace(48 + 4, 4, std::string("\xff\xff\xff\x7f", 4));
+  auto r = parse_ld_cache(broken);
+  REQUIRE_FALSE(r);
+  // Random bytes after a valid magic.
+  std::string junk = bytes.substr(0, 20) + std::string(200, '\xee');
+  CHECK_FALSE(parse_ld_cache(junk));
+}
+
+TEST_CASE("the library locator follows the loader's order", "[host][library]") {
+  TempDir t;
+  write_file(t.path() / "opt/old-cuda/libcudnn.so.9", "");
+  write_file(t.path() / "usr/lib/x86_64-linux-gnu/libcudnn.so.9", "");
+  write_file(t.path() / ".gpucheck/manifest.json",
+             R"({"format": "gpucheck-snapshot/1", "uname": {"machine": "x86_64"},
+                 "env": {"LD_LIBRARY_PATH": "/opt/old-cuda:/missing"}})");
+  auto host = open_host(t.str());
+  REQUIRE(host);
+  LibraryLocator loc(**host);
+  auto l = loc.locate("libcudnn.so.9");
+  REQUIRE(l.copies.size() == 2);
+  CHECK(l.copies[0].path == "/opt/old-cuda/libcudnn.so.9");
+  CHECK(l.copies[0].via == std::string("LD_LIBRARY_PATH"));
+  CHECK(l.copies[1].via == std::string("default directory"));
+  REQUIRE(loc.cache_problem());
+  CHECK(loc.cache_problem()->reason == Reason::absent);
+  CHECK(loc.locate("libnothing.so.1").copies.empty());
+}
+
+TEST_CASE("manifest errors name the JSON path", "[manifest][bad-input]") {
+  auto err = [](const std::string& text) { return parse_manifest(text, "/snap/.gpucheck").problem().detail; };
+  CHECK_THAT(err("{"), Catch::Contains("not valid JSON"));
+  CHECK_THAT(err("[]"), Catch::Contains("expected an object"));
+  CHECK_THAT(err("{}"), Catch::Contains("$.format: missing"));
+  CHECK_THAT(err(R"({"format": "gpucheck-snapshot/9"})"), Catch::Contains("newer gpucheck"));
+  CHECK_THAT(err(R"({"format": "gpucheck-snapshot/1", "env": {"PATH": 3}})"), Catch::Contains("$.env.PATH"));
+  CHECK_THAT(err(R"({"format": "gpucheck-snapshot/1", "commands": {"nvidia-smi -q -x": {"stdout": ""}}})"),
+             Catch::Contains("exit_code: missing"));
+  CHECK_THAT(err(R"({"format": "gpucheck-snapshot/1", "commands": {"x": {"exit_code": 0, "stdout_file": "../../etc/passwd"}}})"),
+             Catch::Contains("inside .gpucheck"));
+  CHECK_THAT(err(R"({"format": "gpucheck-snapshot/1", "unreadable": {"/dev/kmsg": {"reason": "sleepy"}}})"),
+             Catch::Contains("unknown reason"));
+  CHECK(parse_manifest(R"({"format": "gpucheck-snapshot/1"})", "/x"));
+}
