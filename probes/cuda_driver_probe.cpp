@@ -104,7 +104,9 @@ void probe_cuda_driver_api(ProbeContext& ctx) {
   std::vector<std::string> candidates;
   if (lib.path) candidates.push_back(*lib.path);
   candidates.push_back("libcuda.so.1");  // the loader's own search, as a program would do
-  if (ctx.host().is_live() && !lib.path) {
+  // The loader would not find it either, so nothing is loaded: the same
+  // decision live and on replay.
+  if (!lib.path) {
     ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::absent, "libcuda.so.1", "no libcuda.so.1 to load: the NVIDIA userspace driver is not installed"});
     return;
   }

@@ -39,8 +39,7 @@ void probe_services(ProbeContext& ctx) {
   } else {
     ctx.note("services", "running processes", procs.problem());
   }
-  std::optional<std::string> dpkg;
-  if (auto st = h.read_file("/var/lib/dpkg/status")) dpkg = *st;
+  std::optional<std::optional<std::string>> dpkg;  // read once, and only for an installed service
   for (auto& s : kServices) {
     ServiceFacts f;
     f.name = s.name;
@@ -51,8 +50,12 @@ void probe_services(ProbeContext& ctx) {
         break;
       }
     f.running = std::find(running.begin(), running.end(), s.name) != running.end();
-    if (dpkg)
-      if (auto pkg = find_installed_package(*dpkg, s.package_prefix)) {
+    if ((f.installed || f.running) && !dpkg) {
+      auto st = h.read_file("/var/lib/dpkg/status");
+      dpkg = st ? std::optional<std::string>(*st) : std::nullopt;
+    }
+    if (dpkg && *dpkg)
+      if (auto pkg = find_installed_package(**dpkg, s.package_prefix)) {
         f.installed = true;
         // Debian revisions ("550.54.15-1") are packaging, not the daemon's version.
         f.version = pkg->version.substr(0, pkg->version.find('-'));

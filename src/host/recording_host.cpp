@@ -28,7 +28,8 @@ std::string child_of(const std::string& dir, const std::string& name) {
 
 std::string RecordingHost::trace(const std::string& path) const {
   std::vector<std::string> todo;
-  for (auto c : split(normalize_path(path), '/'))
+  const std::string normal = normalize_path(path);
+  for (auto c : split(normal, '/'))
     if (!c.empty()) todo.insert(todo.begin(), std::string(c));
   std::string done = "/";
   int links = 0;

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what gpucheck needs to build and test on Debian 12 (or Ubuntu 22.04+).
+# Safe to run twice: apt-get skips what is already installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  nlohmann-json3-dev libpugixml-dev libcurl4-openssl-dev libcli11-dev  # build
+  catch2                                                              # tests (Catch2 v2)
+  pciutils                                                            # pci.ids, for device names
+)
+
+if [ "$(id -u)" -ne 0 ]; then
+  exec sudo -- "$0" "$@"
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
