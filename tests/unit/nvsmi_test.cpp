@@ -117,7 +117,7 @@ TEST_CASE("a cut-down v10 fragment gives what it has", "[nvsmi]") {
   CHECK_FALSE(f->gpus.at(0).pcie_gen_max);
 }
 
-TEST_CASE("-q text, 4x A100 (driver 555)", "[nvsmi]") {
+TEST_CASE("nvidia-smi -q text, 4x A100 (driver 555)", "[nvsmi]") {
   auto f = parse_nvsmi_text(data("nvsmi/a100-sxm4-80gb-4gpu_555.txt"));
   REQUIRE(f);
   CHECK(f->driver_version == "555.42.02");
@@ -131,7 +131,7 @@ TEST_CASE("-q text, 4x A100 (driver 555)", "[nvsmi]") {
   CHECK(g.clock_event_reasons.count("gpu_idle") == 1);
 }
 
-TEST_CASE("-q text: GH200 with an aggregate DRAM uncorrectable error and a remapped row", "[nvsmi]") {
+TEST_CASE("nvidia-smi -q text: GH200 with an aggregate DRAM uncorrectable error and a remapped row", "[nvsmi]") {
   auto f = parse_nvsmi_text(data("nvsmi/gh200-480gb_550.txt"));
   REQUIRE(f);
   const auto& g = f->gpus.at(0);
@@ -141,7 +141,7 @@ TEST_CASE("-q text: GH200 with an aggregate DRAM uncorrectable error and a remap
   CHECK(*g.remapped_rows_uncorrectable >= 1);
 }
 
-TEST_CASE("-q text of an old driver (470, GTX 680)", "[nvsmi]") {
+TEST_CASE("nvidia-smi -q text of an old driver (470, GTX 680)", "[nvsmi]") {
   auto f = parse_nvsmi_text(data("nvsmi/gtx-680_470.txt"));
   REQUIRE(f);
   CHECK(f->driver_version == "470.256.02");
