@@ -48,9 +48,10 @@ void detect_container(ProbeContext& ctx) {
 void probe_system(ProbeContext& ctx) {
   auto& s = ctx.facts().system;
   if (auto u = ctx.host().uname()) {
-    s.hostname = u->nodename;
-    s.kernel_release = u->release;
-    s.arch = u->machine;
+    auto known = [](const std::string& v) { return v.empty() ? std::nullopt : std::optional<std::string>(v); };
+    s.hostname = known(u->nodename);
+    s.kernel_release = known(u->release);
+    s.arch = known(u->machine);
   } else {
     ctx.note("system", "kernel release and architecture", u.problem());
   }

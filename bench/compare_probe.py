@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Times `gpucheck probe --json` against what users would otherwise run, on
+the same host, in interleaved rounds (A B A B …) so that drift in the machine's
+load falls on both alike. Prints a Markdown table for docs/PERFORMANCE.md.
+
+  bench/compare_probe.py --gpucheck build/release/gpucheck [--rounds 20]
+
+Peers, each timed when present: PyTorch's collect_env (Debian's python3-torch,
+run by /usr/bin/python3), `nvidia-smi -q -x`. Also the 8-GPU fixture replayed
+with --root, which has no peer (the goal is an absolute bound).
+"""
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run_once(argv):
+    start = time.perf_counter()
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited with {proc.returncode}")
+    return elapsed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gpucheck", required=True)
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--fixture", default="tests/fixtures/hosts/h100-sxm-8gpu")
+    args = ap.parse_args()
+
+    cases = {"gpucheck probe --json": [args.gpucheck, "probe", "--json"]}
+    if subprocess.run(["/usr/bin/python3", "-c", "import torch"], capture_output=True).returncode == 0:
+        cases["python3 -m torch.utils.collect_env"] = ["/usr/bin/python3", "-m", "torch.utils.collect_env"]
+    else:
+        print("note: /usr/bin/python3 has no torch (apt-get install python3-torch); collect_env not timed", file=sys.stderr)
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        cases["nvidia-smi -q -x"] = [smi, "-q", "-x"]
+    if os.path.isdir(args.fixture):
+        cases[f"gpucheck --root {args.fixture} probe --json"] = [args.gpucheck, "--root", args.fixture, "probe", "--json"]
+
+    for argv in cases.values():  # warm the page cache once
+        run_once(argv)
+    times = {name: [] for name in cases}
+    for _ in range(args.rounds):
+        for name, argv in cases.items():
+            times[name].append(run_once(argv))
+
+    base = statistics.median(times["gpucheck probe --json"])
+    print(f"Host: {platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), "
+          f"{args.rounds} interleaved rounds, {time.strftime('%Y-%m-%d')}\n")
+    print("| command | median | min | max | ratio to `gpucheck probe --json` |")
+    print("|---|---|---|---|---|")
+    for name, t in times.items():
+        med = statistics.median(t)
+        print(f"| `{name}` | {med * 1000:.1f} ms | {min(t) * 1000:.1f} ms | {max(t) * 1000:.1f} ms | {med / base:.1f}× |")
+
+
+if __name__ == "__main__":
+    main()
