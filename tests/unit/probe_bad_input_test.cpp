@@ -159,3 +159,23 @@ TEST_CASE("the whole run's --timeout skips what is left", "[probe]") {
   CHECK(find_note(f, "system", Reason::timed_out));
   CHECK(find_note(f, "kernel_log", Reason::timed_out));
 }
+
+TEST_CASE("a libcuda.so.1 that is a CUDA toolkit's stub is flagged", "[probe]") {
+  // Seen when a toolkit's stubs/ directory lands on LD_LIBRARY_PATH or in ld.so.conf.
+  TempDir t;
+  write_file(t.path() / "usr/local/cuda-12.4/lib64/stubs/libcuda.so", "");
+  fs::create_symlink("libcuda.so", t.path() / "usr/local/cuda-12.4/lib64/stubs/libcuda.so.1");
+  write_file(t.path() / "usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07", "");
+  fs::create_symlink("libcuda.so.550.90.07", t.path() / "usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  write_file(t.path() / ".gpucheck/manifest.json",
+             R"({"format": "gpucheck-snapshot/1", "uname": {"machine": "x86_64"},
+                 "env": {"LD_LIBRARY_PATH": "/usr/local/cuda-12.4/lib64/stubs"}})");
+  auto f = probe_dir(t);
+  const auto& lib = f.nvidia_driver.libcuda;
+  CHECK(lib.path == "/usr/local/cuda-12.4/lib64/stubs/libcuda.so.1");
+  CHECK(lib.via == "LD_LIBRARY_PATH");
+  CHECK(lib.stub);
+  CHECK_FALSE(lib.version);
+  REQUIRE(lib.shadowed.size() == 1);
+  CHECK(lib.shadowed[0] == "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+}
