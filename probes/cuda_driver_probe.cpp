@@ -97,6 +97,14 @@ std::optional<T> get(const json& j, const char* key) {
   }
 }
 
+// A toolkit's stub answers 34 to every call, cuGetErrorName included, so it
+// cannot name its own error; cuda.h does (CUDA_ERROR_STUB_LIBRARY = 34).
+std::string init_name_or_why(const CudaDriverApiFacts& c) {
+  if (c.init_name) return *c.init_name;
+  if (c.init_code == 34) return "CUDA_ERROR_STUB_LIBRARY: a CUDA toolkit's stub, not the driver";
+  return "the library gave no name for it";
+}
+
 }  // namespace
 
 void probe_cuda_driver_api(ProbeContext& ctx) {
@@ -143,7 +151,7 @@ void probe_cuda_driver_api(ProbeContext& ctx) {
   if (c.init_code && *c.init_code != 0)
     ctx.note("cuda_driver_api", "cuInit",
              Problem{Reason::failed, c.library.value_or("libcuda"),
-                     "cuInit returned " + std::to_string(*c.init_code) + " (" + c.init_name.value_or("unknown error") + ")" +
+                     "cuInit returned " + std::to_string(*c.init_code) + " (" + init_name_or_why(c) + ")" +
                          (c.init_message ? ": " + *c.init_message : "")});
   if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) {
     for (auto& d : *devs) {

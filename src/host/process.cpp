@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "host/root_fs.hpp"
 #include "util/strings.hpp"
@@ -30,24 +31,40 @@ struct Pipe {
 };
 
 int remaining_ms(Clock::time_point end) {
-  const auto left = std::chrono::duration_cast<Millis>(end - Clock::now()).count();
+  // Rounded up: a deadline must never fire before its time.
+  const auto left = std::chrono::ceil<Millis>(end - Clock::now()).count();
   return left > 0 ? static_cast<int>(left) : 0;
 }
 
-// Reads every fd until EOF or the deadline; returns false on timeout.
-bool drain(std::vector<int> fds, std::vector<std::string*> sinks, Clock::time_point end, std::size_t cap) {
+enum class DrainEnd { eof, deadline, owner_exited };
+
+// Once the program has exited, what a background child of it still writes to
+// the inherited pipes is read for this long, then the pipes are abandoned.
+constexpr Millis kExitGrace{100};
+
+// Reads every fd until EOF, the deadline, or shortly after `exited` first
+// says the program is gone (a daemon it started may hold the pipe forever).
+DrainEnd drain(std::vector<int> fds, std::vector<std::string*> sinks, Clock::time_point end, std::size_t cap,
+               const std::function<bool()>& exited = {}) {
   char buf[65536];
+  std::optional<Clock::time_point> grace_end;
   while (true) {
     std::vector<pollfd> pfds;
     for (int fd : fds)
       if (fd >= 0) pfds.push_back({fd, POLLIN, 0});
-    if (pfds.empty()) return true;
-    const int left = remaining_ms(end);
-    if (left == 0) return false;
+    if (pfds.empty()) return DrainEnd::eof;
+    if (exited && !grace_end && exited()) grace_end = Clock::now() + kExitGrace;
+    if (grace_end && Clock::now() >= *grace_end) return DrainEnd::owner_exited;
+    int left = remaining_ms(grace_end ? std::min(end, *grace_end) : end);
+    if (!grace_end && remaining_ms(end) == 0) return DrainEnd::deadline;
+    if (exited) left = std::min(left, 50);  // wake up to look at the program
     const int r = ::poll(pfds.data(), pfds.size(), left);
     if (r < 0 && errno == EINTR) continue;
-    if (r == 0) return false;
-    if (r < 0) return true;
+    if (r < 0) return DrainEnd::eof;
+    if (r == 0) {
+      if (remaining_ms(end) == 0) return DrainEnd::deadline;
+      continue;
+    }
     for (auto& p : pfds) {
       if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
       for (std::size_t i = 0; i < fds.size(); ++i) {
@@ -116,14 +133,17 @@ Result<CommandResult> run_process(const std::string& path, const std::vector<std
 
   CommandResult res;
   res.resolved = path;
-  const bool finished = drain({out.fd[0], err.fd[0]}, {&res.out, &res.err}, end, max_output);
-  if (!finished) {
-    ::kill(-pid, SIGKILL);
-    res.timed_out = true;
-  }
   int status = 0;
-  // The pipes closed, but the process may still be exiting: wait, bounded.
-  while (true) {
+  bool reaped = false;
+  auto exited = [&] {
+    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) reaped = true;
+    return reaped;
+  };
+  const DrainEnd how = drain({out.fd[0], err.fd[0]}, {&res.out, &res.err}, end, max_output, exited);
+  if (how != DrainEnd::eof) ::kill(-pid, SIGKILL);  // the program, or what it left holding our pipes
+  res.timed_out = how == DrainEnd::deadline && !reaped;
+  // The pipes closed, but the program may still be running: wait, bounded.
+  while (!reaped) {
     const pid_t w = ::waitpid(pid, &status, res.timed_out ? 0 : WNOHANG);
     if (w == pid) break;
     if (w < 0 && errno != EINTR) break;
@@ -150,6 +170,7 @@ Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis 
   const pid_t pid = ::fork();
   if (pid < 0) return problem_from_errno(errno, what);
   if (pid == 0) {
+    ::setpgid(0, 0);  // its own group, so the deadline reaches whatever it starts
     p.close_read();
     int code = 0;
     std::string result;
@@ -167,11 +188,11 @@ Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis 
     }
     ::_exit(code);  // no atexit handlers or static destructors in the child
   }
+  ::setpgid(pid, pid);  // also here: the child may not have run yet when the deadline fires
   p.close_write();
   std::string out;
-  const bool finished = drain({p.fd[0]}, {&out}, end, kMaxFileBytes);
-  if (!finished) {
-    ::kill(pid, SIGKILL);
+  if (drain({p.fd[0]}, {&out}, end, kMaxFileBytes) != DrainEnd::eof) {
+    ::kill(-pid, SIGKILL);  // the child and anything it started
     ::waitpid(pid, nullptr, 0);
     return Problem{Reason::timed_out, what,
                    "no answer within " + std::to_string(deadline.count()) + " ms; the call was killed"};
