@@ -28,6 +28,12 @@ const std::vector<ProbeInfo>& all_probes() {
       {"nvidia_smi", "nvidia-smi -q -x", probe_nvidia_smi},
       {"services", "/proc/*/comm; /usr/bin/nv-fabricmanager, /usr/bin/nvidia-persistenced; /var/lib/dpkg/status", probe_services},
       {"kernel_log", "/dev/kmsg (NVRM Xid lines)", probe_kernel_log},
+      {"cuda_toolkits", "/usr/local/cuda*, /opt/nvidia/hpc_sdk, conda environments: version.json, version.txt, dist-info, cuda.h; nvcc --version as a last resort; PATH, CUDA_HOME, CUDA_PATH", probe_cuda_toolkits},
+      {"python", "python3 on PATH, $VIRTUAL_ENV, $CONDA_PREFIX, --python: sys.path (asked once, with a deadline), dist-info, egg-info, conda-meta; framework version files; --deep: probes/deep_probe.py", probe_python},
+      {"gpu_libraries", "cuDNN, NCCL, cuBLAS, cuFFT, NVRTC, nvJitLink, TensorRT, CUDA runtime: headers, library file names, pip wheels, /etc/ld.so.cache", probe_gpu_libraries},
+      {"loader", "ELF dynamic sections (DT_NEEDED, RPATH, RUNPATH) of the frameworks' shared objects, resolved as the dynamic loader would", probe_loader},
+      {"rocm", "/opt/rocm*/.info/version, /sys/module/amdgpu/version, KFD topology, librocm_smi64 in a child process, HIP version; HSA_OVERRIDE_GFX_VERSION, HIP_VISIBLE_DEVICES", probe_rocm},
+      {"container_runtime", "/proc/self/mountinfo (driver files mounted by the NVIDIA container toolkit), cuda-compat", probe_container_runtime},
   };
   return probes;
 }

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "facts/facts.hpp"
 #include "host/host.hpp"
@@ -16,6 +17,9 @@ struct ProbeOptions {
   Millis timeout{30000};            // the whole run
   Millis command_timeout{10000};    // each spawned program
   Millis driver_timeout{10000};     // the isolated CUDA driver API call
+  bool deep = false;                // import the frameworks (probes/deep_probe.py)
+  Millis deep_timeout{60000};       // the deep probe, per interpreter
+  std::vector<std::string> pythons; // --python: interpreters to look at besides the found ones
 };
 
 class ProbeContext {
@@ -60,6 +64,12 @@ void probe_cuda_driver_api(ProbeContext&);
 void probe_nvidia_smi(ProbeContext&);
 void probe_services(ProbeContext&);
 void probe_kernel_log(ProbeContext&);
+void probe_cuda_toolkits(ProbeContext&);
+void probe_python(ProbeContext&);
+void probe_gpu_libraries(ProbeContext&);
+void probe_loader(ProbeContext&);
+void probe_rocm(ProbeContext&);
+void probe_container_runtime(ProbeContext&);
 
 // The registry, in the order they run: a plain array, no self-registration.
 const std::vector<ProbeInfo>& all_probes();

@@ -165,6 +165,151 @@ struct KernelLogFacts {
   std::string source;
 };
 
+
+// --- the software stack (issue 3) ---
+
+struct CudaToolkit {
+  std::string root;                           // "/usr/local/cuda-12.4"
+  std::string kind;                           // "system", "hpc_sdk", "conda", "pip"
+  std::optional<std::string> version;         // "12.4.1"
+  std::optional<std::string> version_source;  // the file or command it came from
+  std::optional<std::string> nvcc;            // path of nvcc, when the toolkit has one
+  bool active = false;                        // what a build or a job would use
+  std::vector<std::string> active_because;    // "CUDA_HOME", "nvcc first on PATH", "/usr/local/cuda -> …"
+};
+
+// One copy of a GPU library, wherever it was found.
+struct LibraryInstall {
+  std::string name;                    // "cudnn", "nccl", "cublas", "cufft", "nvrtc", "nvjitlink", "tensorrt", "cudart"
+  std::optional<std::string> version;  // "9.1.0"
+  std::string path;                    // the header, library file or dist-info it was read from
+  std::string how;                     // "header", "file name", "dist-info", "ld.so.cache"
+};
+
+// What the dynamic loader would load for one DT_NEEDED entry of an object.
+struct ResolvedNeed {
+  std::string soname;                     // "libcudnn.so.9"
+  std::optional<std::string> path;        // nullopt: the loader would fail ("not found")
+  std::optional<std::string> via;         // "RPATH", "LD_LIBRARY_PATH", "RUNPATH", "ld.so.cache", "default directory"
+  std::optional<std::string> version;     // from the real file's name, when it has one
+  std::vector<std::string> other_copies;  // copies the loader would not pick
+  bool shadows_bundled = false;           // a copy from outside the package wins over the one it ships
+};
+
+struct LoaderView {
+  std::string object;                  // ".../site-packages/torch/lib/libtorch_cuda.so"
+  std::string owner;                   // the framework or package it belongs to: "torch"
+  std::vector<std::string> rpath, runpath;
+  std::vector<ResolvedNeed> needed;    // GPU libraries only: CUDA, cuDNN, NCCL, cuBLAS, …
+};
+
+struct Requirement {
+  std::string name;                     // normalised: "nvidia-cudnn-cu12"
+  std::string specifier;                // "==8.9.2.26"; empty: any version
+  std::optional<std::string> marker;    // 'platform_system == "Linux"'
+  std::optional<std::string> installed; // the version installed in the same environment
+  std::optional<bool> satisfied;        // nullopt: not installed, or the specifier was not understood
+};
+
+struct Distribution {
+  std::string name;     // as its metadata spells it
+  std::string version;
+  std::string source;   // the dist-info, egg-info or conda-meta file
+  std::string installer;  // "pip" (dist-info/egg-info) or "conda"
+  std::vector<Requirement> requires_dist;
+};
+
+struct FrameworkBuild {
+  std::string name;                        // "torch", "tensorflow", "jax", "jaxlib", "cupy", …
+  std::string version;                     // "2.1.0+cu121"
+  std::optional<std::string> local_tag;    // "cu121", "rocm6.0", "cpu"
+  std::optional<std::string> cuda;         // the CUDA it was built for: "12.1"
+  std::optional<std::string> hip;          // the ROCm/HIP it was built for
+  std::optional<std::string> cudnn;        // the cuDNN it was built for, when it says
+  std::optional<std::string> git_version;
+  bool cpu_only = false;                   // built without CUDA and without ROCm
+  std::string source;                      // the file these came from
+};
+
+// What a framework says about itself when imported (--deep only).
+struct DeepFramework {
+  std::string name;                                 // "torch"
+  std::optional<std::string> version;
+  std::optional<std::string> import_error;          // why it could not be imported
+  std::optional<bool> cuda_available;
+  std::optional<int> device_count;
+  std::vector<std::string> arch_list;               // compiled for: "sm_80", "sm_90", …
+  std::optional<std::string> cudnn_version, nccl_version;  // as loaded
+  std::vector<std::string> loaded_libraries;        // GPU libraries mapped in the process (/proc/self/maps)
+  std::optional<bool> tf32_matmul, tf32_cudnn;      // torch.backends.*.allow_tf32
+  std::optional<std::string> float32_matmul_precision;  // "highest", "high", "medium"
+  std::optional<bool> bf16_supported;
+  std::optional<double> fp32_matmul_rel_error;      // a small FP32 matmul on the GPU against FP64
+  std::optional<bool> fp32_matmul_looks_tf32;       // that error is TF32's, not FP32's
+};
+
+struct DeepProbeFacts {
+  std::optional<std::string> error;                 // why the script gave no answer
+  std::vector<DeepFramework> frameworks;
+};
+
+struct PythonEnv {
+  std::string interpreter;                 // "/home/u/venv/bin/python3"
+  std::string kind;                        // "venv", "conda", "system"
+  std::vector<std::string> found_via;      // "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "--python"
+  std::optional<std::string> version;      // "3.10.12"
+  std::vector<std::string> sys_path;
+  std::string sys_path_source;             // "interpreter" or "conventional locations"
+  std::vector<Distribution> distributions;
+  std::vector<FrameworkBuild> frameworks;
+  std::vector<LoaderView> loader;          // the frameworks' own shared objects, resolved
+  std::optional<DeepProbeFacts> deep;
+};
+
+struct RocmInstall {
+  std::string root;                           // "/opt/rocm-6.0.2"
+  std::optional<std::string> version;         // "6.0.2"
+  std::optional<std::string> version_source;
+  bool active = false;                        // /opt/rocm points here, or ROCM_PATH names it
+};
+
+struct KfdNode {
+  int node = 0;
+  std::optional<std::string> gfx_target;      // "gfx942", from gfx_target_version
+  std::optional<int> simd_count;
+  std::optional<std::uint64_t> vram_bytes;
+  std::optional<std::string> device_id;       // PCI device id, hex
+  std::string source;
+};
+
+struct RocmSmiFacts {
+  std::optional<std::string> library;         // what was loaded
+  std::optional<int> init_status;             // rsmi_init's rsmi_status_t
+  std::optional<std::string> init_message;
+  std::optional<std::string> version;         // rsmi_version_get
+  std::optional<int> device_count;
+};
+
+struct RocmFacts {
+  std::vector<RocmInstall> installs;
+  std::optional<std::string> amdgpu_module_version;  // /sys/module/amdgpu/version
+  std::vector<KfdNode> gpu_nodes;                     // KFD topology nodes with a GPU
+  std::optional<RocmSmiFacts> smi;
+  std::optional<std::string> hip_version;
+  std::map<std::string, std::string> env;             // HSA_OVERRIDE_GFX_VERSION, HIP_VISIBLE_DEVICES, …
+};
+
+struct SoftwareFacts {
+  std::vector<CudaToolkit> toolkits;
+  std::vector<LibraryInstall> libraries;
+  std::vector<PythonEnv> python;
+  RocmFacts rocm;
+  std::map<std::string, std::string> gpu_env;  // CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH, CUDA_HOME, …
+  bool container_toolkit_injected = false;     // NVIDIA container toolkit mounted the driver in
+  std::vector<std::string> container_toolkit_evidence;
+  std::optional<std::string> cuda_compat;      // the cuda-compat libcuda in use, when one is
+};
+
 struct Facts {
   SystemFacts system;
   std::vector<PciDevice> pci;
@@ -173,6 +318,7 @@ struct Facts {
   std::optional<NvidiaSmiFacts> nvidia_smi;
   std::vector<ServiceFacts> services;
   KernelLogFacts kernel_log;
+  SoftwareFacts software;
   std::vector<Note> notes;
 };
 

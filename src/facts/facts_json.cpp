@@ -1,15 +1,9 @@
 #include "facts/facts_json.hpp"
 
+#include "facts/json_util.hpp"
+
 namespace gpucheck {
 namespace {
-
-using J = nlohmann::ordered_json;
-
-// Unknown values are null, never a made-up default; the note says why.
-template <class T>
-J opt(const std::optional<T>& v) {
-  return v ? J(*v) : J(nullptr);
-}
 
 J to_json(const PciLink& l) {
   return J{{"current_speed", opt(l.current_speed)}, {"current_gen", opt(l.current_gen)},
@@ -156,6 +150,7 @@ J to_json(const Facts& f) {
     xids.push_back({{"seconds_since_boot", opt(x.seconds_since_boot)}, {"pci_bus_id", opt(x.pci_bus_id)},
                     {"xid", x.xid}, {"message", x.message}});
   j["kernel_log"] = {{"read", f.kernel_log.read}, {"xid_events", xids}, {"source", f.kernel_log.source}};
+  j["software"] = to_json(f.software);
   j["notes"] = J::array();
   for (auto& n : f.notes) j["notes"].push_back(to_json(n));
   return j;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -57,6 +58,9 @@ class Host {
 
   // Paths are absolute as on the machine ("/proc/driver/nvidia/version").
   virtual Result<std::string> read_file(const std::string& path, std::size_t max_bytes = kMaxFileBytes) const = 0;
+  // Up to `length` bytes from `offset`: for headers of large files (ELF
+  // objects of a gigabyte), never read whole. Short at the end of the file.
+  virtual Result<std::string> read_range(const std::string& path, std::uint64_t offset, std::size_t length) const = 0;
   virtual Result<std::vector<DirEntry>> list_dir(const std::string& path) const = 0;
   virtual Result<std::string> read_link(const std::string& path) const = 0;
   // The final target of a path after following every link, inside the root.

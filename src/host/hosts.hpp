@@ -16,6 +16,7 @@ class LiveHost final : public Host {
  public:
   explicit LiveHost(std::string root = "/") : fs_(std::move(root)) {}
   Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const override;
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset, std::size_t length) const override;
   Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
   Result<std::string> read_link(const std::string& path) const override;
   Result<std::string> real_path(const std::string& path) const override;
@@ -37,6 +38,7 @@ class SnapshotHost final : public Host {
  public:
   SnapshotHost(std::string root, Manifest manifest) : fs_(std::move(root)), m_(std::move(manifest)) {}
   Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const override;
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset, std::size_t length) const override;
   Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
   Result<std::string> read_link(const std::string& path) const override;
   Result<std::string> real_path(const std::string& path) const override;
@@ -64,6 +66,7 @@ class RecordingHost final : public Host {
  public:
   explicit RecordingHost(const Host& inner) : inner_(inner) {}
   Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const override;
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset, std::size_t length) const override;
   Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
   Result<std::string> read_link(const std::string& path) const override;
   Result<std::string> real_path(const std::string& path) const override;
@@ -90,6 +93,7 @@ class RecordingHost final : public Host {
   mutable std::map<std::string, std::string> links_;              // link path -> target as read
   mutable std::map<std::string, std::string> files_;              // canonical path -> content
   mutable std::map<std::string, std::vector<DirEntry>> dirs_;     // canonical path -> entries
+  mutable std::map<std::string, std::map<std::uint64_t, std::string>> ranges_;  // canonical path -> offset -> bytes
   mutable std::set<std::string> placeholders_;                    // canonical paths that must exist
 };
 

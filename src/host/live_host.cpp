@@ -28,6 +28,9 @@ std::string Command::key() const {
 Result<std::string> LiveHost::read_file(const std::string& path, std::size_t max_bytes) const {
   return fs_.read_file(path, max_bytes);
 }
+Result<std::string> LiveHost::read_range(const std::string& path, std::uint64_t offset, std::size_t length) const {
+  return fs_.read_range(path, offset, length);
+}
 Result<std::vector<DirEntry>> LiveHost::list_dir(const std::string& path) const { return fs_.list_dir(path); }
 Result<std::string> LiveHost::read_link(const std::string& path) const { return fs_.read_link(path); }
 Result<std::string> LiveHost::real_path(const std::string& path) const { return fs_.real_path(path); }
@@ -67,6 +70,10 @@ const Problem* SnapshotHost::unreadable(const std::string& path) const {
 Result<std::string> SnapshotHost::read_file(const std::string& path, std::size_t max_bytes) const {
   if (auto p = unreadable(path)) return *p;
   return fs_.read_file(path, max_bytes);
+}
+Result<std::string> SnapshotHost::read_range(const std::string& path, std::uint64_t offset, std::size_t length) const {
+  if (auto p = unreadable(path)) return *p;
+  return fs_.read_range(path, offset, length);
 }
 Result<std::vector<DirEntry>> SnapshotHost::list_dir(const std::string& path) const {
   if (auto p = unreadable(path)) return *p;

@@ -68,6 +68,14 @@ Result<std::string> RecordingHost::read_file(const std::string& path, std::size_
   return r;
 }
 
+Result<std::string> RecordingHost::read_range(const std::string& path, std::uint64_t offset, std::size_t length) const {
+  auto r = inner_.read_range(path, offset, length);
+  const auto canon = trace(path);
+  if (r) ranges_[canon][offset] = *r;
+  else note_problem(path, r.problem());
+  return r;
+}
+
 Result<std::vector<DirEntry>> RecordingHost::list_dir(const std::string& path) const {
   auto r = inner_.list_dir(path);
   const auto canon = trace(path);
@@ -162,6 +170,19 @@ Result<std::string> RecordingHost::write_snapshot(const std::string& out, const 
     std::ofstream f(base + p, std::ios::binary);
     f << content;
     if (!f) return fail(p, "cannot write file");
+  }
+  // Ranges of large files land at their offsets in a sparse file.
+  for (auto& [p, ranges] : ranges_) {
+    if (files_.count(p)) continue;
+    if (!make_parents(p)) return fail(p, "cannot create parent directory");
+    const int fd = ::open((base + p).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return fail(p, "cannot write file");
+    for (auto& [offset, bytes] : ranges)
+      if (::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset)) != static_cast<ssize_t>(bytes.size())) {
+        ::close(fd);
+        return fail(p, "cannot write file");
+      }
+    ::close(fd);
   }
   // Entries a listing showed but nobody read still have to be listed on replay.
   for (auto& [p, entries] : dirs_) {

@@ -142,6 +142,29 @@ Result<std::string> RootFs::read_file(const std::string& path, std::size_t max_b
   return out;
 }
 
+Result<std::string> RootFs::read_range(const std::string& path, std::uint64_t offset, std::size_t length) const {
+  auto where = resolve(path);
+  if (!where) return where.problem();
+  const int fd = ::open(where->c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return problem_from_errno(errno, path);
+  std::string out(length, '\0');
+  std::size_t got = 0;
+  while (got < length) {
+    const ssize_t n = ::pread(fd, out.data() + got, length - got, static_cast<off_t>(offset + got));
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      return problem_from_errno(err, path);
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  out.resize(got);
+  return out;
+}
+
 Result<std::vector<DirEntry>> RootFs::list_dir(const std::string& path) const {
   auto where = resolve(path);
   if (!where) return where.problem();

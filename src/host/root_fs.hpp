@@ -22,6 +22,7 @@ class RootFs {
   Result<std::string> resolve_parent(const std::string& path) const;
 
   Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const;
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset, std::size_t length) const;
   Result<std::vector<DirEntry>> list_dir(const std::string& path) const;
   Result<std::string> read_link(const std::string& path) const;
   Result<std::string> real_path(const std::string& path) const;  // inside the root

@@ -1,58 +1,8 @@
 // The person's view of `gpucheck probe`: one section per subject, a fact
 // per line with where it was read, and every unknown with its reason.
-#include <cstdio>
-#include <sstream>
-
-#include "report/reports.hpp"
-#include "report/terminal.hpp"
+#include "report/text_writer.hpp"
 
 namespace gpucheck {
-namespace {
-
-std::string fmt_gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
-  return buf;
-}
-
-std::string fmt_w(double w) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", w);
-  return buf;
-}
-
-template <class T>
-std::string or_unknown(const std::optional<T>& v, const char* unknown = "unknown") {
-  if (!v) return unknown;
-  if constexpr (std::is_same_v<T, std::string>) return *v;
-  else return std::to_string(*v);
-}
-
-std::string link_text(std::optional<int> gen, std::optional<int> width) {
-  return "gen" + or_unknown(gen, "?") + " x" + or_unknown(width, "?");
-}
-
-class Writer {
- public:
-  explicit Writer(const Style& s) : s_(s) {}
-  void section(const std::string& title) { out_ << "\n" << s_.bold(title) << "\n"; }
-  // "  label      value    (source)"
-  void fact(const std::string& label, const std::string& value, const std::string& source = {}) {
-    std::string l = "  " + label;
-    if (l.size() < 18) l.resize(18, ' ');
-    else l += "  ";
-    out_ << l << value;
-    if (!source.empty()) out_ << "  " << s_.dim("(" + source + ")");
-    out_ << "\n";
-  }
-  void line(const std::string& text) { out_ << "  " << text << "\n"; }
-  std::ostringstream& raw() { return out_; }
-  const Style& style() const { return s_; }
-
- private:
-  const Style& s_;
-  std::ostringstream out_;
-};
 
 void system_section(Writer& w, const Facts& f) {
   const auto& s = f.system;
@@ -196,8 +146,6 @@ void notes_section(Writer& w, const Facts& f) {
            (n.problem.detail.empty() ? "" : ": " + n.problem.detail));
 }
 
-}  // namespace
-
 std::string render_facts_text(const Facts& f, const ReportOptions& o) {
   Style style(o.color);
   Writer w(style);
@@ -209,6 +157,9 @@ std::string render_facts_text(const Facts& f, const ReportOptions& o) {
   smi_section(w, f);
   services_section(w, f);
   kernel_log_section(w, f);
+  software_section(w, f);
+  rocm_section(w, f);
+  python_section(w, f);
   notes_section(w, f);
   return w.raw().str();
 }

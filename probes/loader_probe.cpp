@@ -1,0 +1,8 @@
+// Placeholder: implemented with issue 3.
+#include "probe.hpp"
+
+namespace gpucheck {
+
+void probe_loader(ProbeContext&) {}
+
+}  // namespace gpucheck
