@@ -8,6 +8,8 @@ packages=(
   nlohmann-json3-dev libpugixml-dev libcurl4-openssl-dev libcli11-dev  # build
   catch2                                                              # tests (Catch2 v2)
   pciutils                                                            # pci.ids, for device names
+  librocm-smi64-1                                                     # ROCm SMI, loaded (never linked) by the ROCm probe's test
+  python3 python3-torch                                               # the deep probe's test and the collect_env benchmark
 )
 
 if [ "$(id -u)" -ne 0 ]; then
