@@ -1,8 +1,51 @@
-// Placeholder: implemented with issue 3.
+// GPU support inside containers: whether the NVIDIA container toolkit
+// mounted the host's driver in (its libraries appear as bind mounts), whether
+// a cuda-compat libcuda is in use, and the environment variables that steer
+// which GPUs and libraries a job gets.
+#include <algorithm>
+
+#include "parse/cuda_files.hpp"
 #include "probe.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
+namespace {
 
-void probe_container_runtime(ProbeContext&) {}
+// Variables that decide what a GPU job sees or loads.
+constexpr const char* kGpuEnv[] = {
+    "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_REQUIRE_CUDA",
+    "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_MODULE_LOADING", "CUDA_DEVICE_ORDER",
+    "NCCL_P2P_DISABLE", "NCCL_IB_DISABLE", "NCCL_SOCKET_IFNAME", "PYTORCH_CUDA_ALLOC_CONF",
+    "NVIDIA_TF32_OVERRIDE", "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE", "XLA_FLAGS", "TF_FORCE_GPU_ALLOW_GROWTH"};
+
+// The files the toolkit's hook bind-mounts from the host (libnvidia-container).
+bool is_driver_file(const std::string& mount_point) {
+  const auto base = mount_point.substr(mount_point.rfind('/') + 1);
+  for (const char* prefix : {"libcuda.so.", "libnvidia-ml.so.", "libnvidia-ptxjitcompiler.so.", "nvidia-smi"})
+    if (starts_with(base, prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
+void probe_container_runtime(ProbeContext& ctx) {
+  auto& h = ctx.host();
+  auto& s = ctx.facts().software;
+  for (auto* var : kGpuEnv)
+    if (auto v = h.env(var)) s.gpu_env[var] = *v;
+
+  if (auto mi = h.read_file("/proc/self/mountinfo", 4 << 20)) {
+    for (auto& mp : mountinfo_mount_points(*mi))
+      if (is_driver_file(mp)) {
+        s.container_toolkit_injected = true;
+        if (s.container_toolkit_evidence.size() < 8) s.container_toolkit_evidence.push_back(mp + " is mounted from the host");
+      }
+  } else if (mi.problem().reason != Reason::absent) {
+    ctx.note("container_runtime", "mounts", mi.problem());
+  }
+
+  const auto& libcuda = ctx.facts().nvidia_driver.libcuda;
+  if (libcuda.compat) s.cuda_compat = libcuda.real_path.value_or(libcuda.path.value_or(""));
+}
 
 }  // namespace gpucheck

@@ -11,7 +11,8 @@ J to_json(const SoftwareFacts& s) {
                         {"active", t.active}, {"active_because", t.active_because}});
   J libs = J::array();
   for (auto& l : s.libraries)
-    libs.push_back({{"name", l.name}, {"version", opt(l.version)}, {"path", l.path}, {"how", l.how}});
+    libs.push_back({{"name", l.name}, {"version", opt(l.version)}, {"version_source", opt(l.version_source)},
+                    {"library", opt(l.library)}, {"found_in", l.found_in}});
   J python = J::array();
   for (auto& e : s.python) python.push_back(to_json(e));
   return J{{"cuda_toolkits", toolkits},

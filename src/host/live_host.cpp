@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -116,7 +117,8 @@ Result<std::string> SnapshotHost::isolated_call(const std::string& key, Millis,
 Result<std::unique_ptr<Host>> open_host(const std::string& root) {
   if (normalize_path(root) == "/") return std::unique_ptr<Host>(std::make_unique<LiveHost>());
   RootFs fs(root);
-  if (!fs.exists("/")) return Problem{Reason::absent, root, "--root: no such directory"};
+  std::error_code ec;
+  if (!std::filesystem::is_directory(root, ec)) return Problem{Reason::absent, root, "no such directory"};
   const std::string dir = fs.root() + kManifestDir;
   std::ifstream in(dir + "/manifest.json", std::ios::binary);
   Manifest m;

@@ -19,7 +19,9 @@ void software_section(Writer& w, const Facts& f) {
   }
   w.section("GPU libraries");
   if (s.libraries.empty()) w.line("none found");
-  for (auto& l : s.libraries) w.fact(l.name, or_unknown(l.version, "version unknown") + "  " + l.path, l.how);
+  for (auto& l : s.libraries)
+    w.fact(l.name, or_unknown(l.version, "version unknown") + "  " + l.library.value_or("(no library file)"),
+           l.version_source.value_or(l.found_in));
   if (s.container_toolkit_injected || s.cuda_compat) {
     w.section("Container GPU support");
     if (s.container_toolkit_injected) {
