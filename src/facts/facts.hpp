@@ -178,12 +178,13 @@ struct CudaToolkit {
   std::vector<std::string> active_because;    // "CUDA_HOME", "nvcc first on PATH", "/usr/local/cuda -> …"
 };
 
-// One copy of a GPU library, wherever it was found.
+// One install of a GPU library: a toolkit's copy, a wheel, a system package.
 struct LibraryInstall {
-  std::string name;                    // "cudnn", "nccl", "cublas", "cufft", "nvrtc", "nvjitlink", "tensorrt", "cudart"
-  std::optional<std::string> version;  // "9.1.0"
-  std::string path;                    // the header, library file or dist-info it was read from
-  std::string how;                     // "header", "file name", "dist-info", "ld.so.cache"
+  std::string name;                           // "cudnn", "nccl", "cublas", "cufft", "nvrtc", "nvjitlink", "tensorrt", "cudart"
+  std::optional<std::string> version;         // "9.1.0", from the most exact source below
+  std::optional<std::string> version_source;  // the header, dist-info or file name it came from
+  std::optional<std::string> library;         // the shared object, when one was found
+  std::string found_in;                       // the toolkit root, site-packages, "/usr/include", "ld.so.cache"
 };
 
 // What the dynamic loader would load for one DT_NEEDED entry of an object.
