@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Bench: the Python probe on an environment of 2,000 installed distributions.
+
+Builds a snapshot in a temporary directory: a venv with N (default 2000)
+*.dist-info directories whose METADATA carry a realistic header block and 0-6
+Requires-Dist lines each (pins, ranges, markers, extras, all resolvable inside
+the environment), plus torch with its version.py. The interpreter's sys.path
+answer is recorded in the manifest, as a real run would. Then it times
+`gpucheck --root SNAP probe --json` against the same snapshot without the
+distributions, so the difference is the Python probe's share.
+
+usage: bench/python_envs.py path/to/gpucheck [--tests path/to/gpucheck_tests] [--count 2000] [--runs 30]
+
+With --tests (a build of tests/gpucheck_tests, ideally the optimised `ci`
+preset), the Python probe is also timed alone, in-process (hidden test case
+"[bench-python]"), on the snapshot and on the live host reading the same
+files directly, in wall time and in CPU time.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+SCRIPT = ("import sys, json; print(json.dumps({'version': '%d.%d.%d' % tuple(sys.version_info[:3]), "
+          "'prefix': sys.prefix, 'base_prefix': getattr(sys, 'base_prefix', sys.prefix), "
+          "'executable': sys.executable, 'path': sys.path}))")
+
+
+def build(root, count):
+    prefix = "/home/bench/venv"
+    site = root + prefix + "/lib/python3.11/site-packages"
+    os.makedirs(site)
+    os.makedirs(root + prefix + "/bin")
+    open(root + prefix + "/bin/python3", "w").close()
+    with open(root + prefix + "/pyvenv.cfg", "w") as f:
+        f.write("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n")
+    rng = random.Random(42)
+    names = ["pkg_%04d" % i for i in range(count - 1)] + ["torch"]
+    versions = {n: "%d.%d.%d" % (rng.randint(0, 9), rng.randint(0, 30), rng.randint(0, 20)) for n in names}
+    versions["torch"] = "2.1.0+cu121"
+    body = "A long description.\n" * 50
+    for n in names:
+        v = versions[n]
+        reqs = []
+        for _ in range(rng.randint(0, 6)):
+            dep = rng.choice(names)
+            dv = versions[dep].split("+")[0]
+            kind = rng.randint(0, 4)
+            spec = ["", " (==%s)" % dv, " (>=%s)" % dv, " (<99,>=0.1)", " (~=%s)" % ".".join(dv.split(".")[:2])][kind]
+            marker = rng.choice(["", " ; platform_system == \"Linux\"", " ; python_version >= \"3.8\"", " ; extra == \"dev\""])
+            reqs.append("Requires-Dist: %s%s%s" % (dep.replace("_", "-"), spec, marker))
+        d = "%s/%s-%s.dist-info" % (site, n, v)
+        os.makedirs(d)
+        with open(d + "/METADATA", "w") as f:
+            f.write("Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: bench package\nLicense: MIT\n" % (n, v))
+            f.write("Classifier: Programming Language :: Python :: 3\n" * 8)
+            f.write("".join(r + "\n" for r in reqs))
+            f.write("\n" + body)
+    os.makedirs(site + "/torch")
+    with open(site + "/torch/version.py", "w") as f:
+        f.write("__version__ = '2.1.0+cu121'\ndebug = False\ncuda = '12.1'\ngit_version = 'x'\nhip = None\n")
+    answer = json.dumps({"version": "3.11.7", "prefix": prefix, "base_prefix": "/usr", "executable": prefix + "/bin/python3",
+                         "path": ["/usr/lib/python311.zip", "/usr/lib/python3.11", prefix + "/lib/python3.11/site-packages"]})
+    manifest(root, {prefix + "/bin/python3 -c " + SCRIPT: {"exit_code": 0, "stdout": answer + "\n"}})
+    # For the live-host run: an interpreter stand-in that gives the same answer
+    # about the directory as it lies on this machine (a real python3 spends
+    # 15-25 ms starting up; that is the interpreter's cost, not the probe's).
+    live = answer.replace(prefix, root + prefix)
+    with open(root + prefix + "/bin/python3", "w") as f:
+        f.write("#!/bin/sh\ncat <<'EOF'\n%s\nEOF\n" % live)
+    os.chmod(root + prefix + "/bin/python3", 0o755)
+
+
+def manifest(root, commands):
+    os.makedirs(root + "/.gpucheck", exist_ok=True)
+    with open(root + "/.gpucheck/manifest.json", "w") as f:
+        json.dump({"format": "gpucheck-snapshot/1", "uname": {"sysname": "Linux", "machine": "x86_64"},
+                   "env": {"VIRTUAL_ENV": "/home/bench/venv", "PATH": "/home/bench/venv/bin"}, "commands": commands}, f)
+
+
+def time_runs(binary, root, runs):
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([binary, "--root", root, "probe", "--json"], check=True, stdout=subprocess.DEVNULL)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("gpucheck")
+    ap.add_argument("--tests")
+    ap.add_argument("--count", type=int, default=2000)
+    ap.add_argument("--runs", type=int, default=30)
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="gpucheck-bench-")
+    try:
+        full, empty = tmp + "/full", tmp + "/empty"
+        build(full, a.count)
+        os.makedirs(empty)
+        manifest(empty, {})
+        out = json.loads(subprocess.run([a.gpucheck, "--root", full, "probe", "--json"], check=True, capture_output=True).stdout)
+        env = out["software"]["python"][0]
+        reqs = sum(len(d["requires_dist"]) for d in env["distributions"])
+        judged = sum(1 for d in env["distributions"] for r in d["requires_dist"] if r["satisfied"] is not None)
+        assert len(env["distributions"]) == a.count, len(env["distributions"])
+        time_runs(a.gpucheck, full, 3)  # warm the page cache
+        f = time_runs(a.gpucheck, full, a.runs)
+        e = time_runs(a.gpucheck, empty, a.runs)
+        print("distributions %d, requirements %d (judged %d), runs %d" % (a.count, reqs, judged, a.runs))
+        print("| snapshot | median ms | min ms | max ms |")
+        print("|---|---|---|---|")
+        for label, xs in (("%d distributions" % a.count, f), ("no Python environment", e)):
+            print("| %s | %.1f | %.1f | %.1f |" % (label, statistics.median(xs), min(xs), max(xs)))
+        print("Python probe's share (median difference): %.1f ms" % (statistics.median(f) - statistics.median(e)))
+        if a.tests:
+            for extra in ({}, {"GPUCHECK_BENCH_PYTHON": full + "/home/bench/venv/bin/python3"}):
+                env = dict(os.environ, GPUCHECK_BENCH_ROOT=full, GPUCHECK_BENCH_RUNS=str(a.runs), **extra)
+                out = subprocess.run([a.tests, "[bench-python]"], env=env, check=True, capture_output=True, text=True).stdout
+                print("".join(l + "\n" for l in out.splitlines() if l.startswith("BENCH")), end="")
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
