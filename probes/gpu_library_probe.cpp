@@ -58,6 +58,7 @@ class Collector {
   void version(const std::string& name, const std::string& found_in, std::optional<std::string> v,
                const std::string& source, Rank rank) {
     const auto i = at(name, found_in);
+    if (rank_.size() < libs().size()) rank_.resize(libs().size(), 0);
     if (!v || rank_[i] >= rank) return;
     rank_[i] = rank;
     libs()[i].version = std::move(v);
