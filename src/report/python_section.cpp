@@ -54,6 +54,8 @@ void deep_lines(Writer& w, const DeepProbeFacts& d) {
 }  // namespace
 
 void python_section(Writer& w, const Facts& f) {
+  w.section("Python environments");
+  if (f.software.python.empty()) w.line("none found");
   for (auto& e : f.software.python) {
     w.fact("Python", e.interpreter + " (" + e.kind + ", " + or_unknown(e.version, "version unknown") + ")",
            "found via " + join(e.found_via, ", "));
