@@ -68,6 +68,39 @@ std::optional<std::string> interpreter_in(const Host& h, const std::string& bin)
   return std::nullopt;
 }
 
+// pyenv's shims (`$PYENV_ROOT/shims/python3`) are shell scripts that start
+// pyenv to pick a version: ~300 ms per run, most of a default probe. The
+// choice is made here from the same files instead ($PYENV_VERSION, else
+// $PYENV_ROOT/version; a directory's .python-version is not seen, as the
+// probe has no working directory), and the chosen interpreter is run.
+std::optional<std::string> resolve_pyenv_shim(const Host& h, const std::string& shim) {
+  auto head = h.read_range(shim, 0, 1024);
+  if (!head || !starts_with(*head, "#!") || head->find("pyenv") == std::string::npos ||
+      head->find(" exec ") == std::string::npos)
+    return std::nullopt;
+  std::string root = h.env("PYENV_ROOT").value_or("");
+  if (root.empty()) {
+    const std::string key = "export PYENV_ROOT=\"";
+    if (auto k = head->find(key); k != std::string::npos) {
+      const auto end = head->find('"', k + key.size());
+      if (end != std::string::npos) root = head->substr(k + key.size(), end - k - key.size());
+    }
+  }
+  if (root.empty()) root = dir_of(dir_of(shim));
+  std::string version;
+  if (auto v = h.env("PYENV_VERSION"); v && !v->empty()) version = std::string(split(*v, ':')[0]);
+  else if (auto f = h.read_file(root + "/version", 4096); f && is_text(*f))
+    for (auto line : split_lines(*f))
+      if (!trim(line).empty() && trim(line)[0] != '#') {
+        version = std::string(trim(line));
+        break;
+      }
+  if (version.empty() || version == "system") return std::nullopt;  // run the shim itself
+  const std::string target = root + "/versions/" + version + "/bin/" + base_of(shim);
+  if (!h.exists(target)) return std::nullopt;
+  return target;
+}
+
 std::vector<Candidate> candidates(ProbeContext& ctx) {
   const Host& h = ctx.host();
   std::vector<Candidate> out;
@@ -80,7 +113,9 @@ std::vector<Candidate> candidates(ProbeContext& ctx) {
       if (dir.empty() || dir[0] != '/' || !seen_dirs.insert(std::string(dir)).second) continue;
       const std::string p = std::string(dir) + "/python3";
       if (!h.exists(p)) continue;
-      out.push_back({p, first ? "PATH" : "PATH (not first)"});
+      std::string via = first ? "PATH" : "PATH (not first)";
+      if (auto real = resolve_pyenv_shim(h, p)) out.push_back({*real, via + " (pyenv shim " + p + ")"});
+      else out.push_back({p, via});
       first = false;
     }
   }

@@ -189,6 +189,28 @@ TEST_CASE("a conda environment whose conda-meta is broken", "[python][probe][bad
   CHECK_THAT(n->problem.detail, Catch::Contains("not JSON"));
 }
 
+TEST_CASE("a pyenv shim on PATH is resolved to the version it would run, without running it", "[python][probe]") {
+  TempDir t;
+  // The shim as pyenv 2.3 writes it (/root/.pyenv/shims/python3 on the CI host).
+  write_file(t.path() / "root/.pyenv/shims/python3",
+             "#!/usr/bin/env bash\nset -e\n[ -n \"$PYENV_DEBUG\" ] && set -x\n\nprogram=\"${0##*/}\"\n\n"
+             "export PYENV_ROOT=\"/root/.pyenv\"\nexec \"/root/.pyenv/libexec/pyenv\" exec \"$program\" \"$@\"\n");
+  write_file(t.path() / "root/.pyenv/version", "3.11.7\n");
+  write_file(t.path() / "root/.pyenv/versions/3.11.7/bin/python3.11", "");
+  fs::create_symlink("python3.11", t.path() / "root/.pyenv/versions/3.11.7/bin/python3");
+  write_file(t.path() / "root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/six-1.16.0.dist-info/METADATA", "Name: six\nVersion: 1.16.0\n");
+  write_file(t.path() / ".gpucheck/manifest.json",
+             R"({"format": "gpucheck-snapshot/1", "env": {"PATH": "/root/.pyenv/shims:/usr/bin"}})");
+  auto host = open_host(t.str());
+  REQUIRE(host);
+  auto f = probe_python_only(**host);
+  REQUIRE(f.software.python.size() == 1);
+  const auto& e = f.software.python[0];
+  CHECK(e.interpreter == "/root/.pyenv/versions/3.11.7/bin/python3");
+  CHECK(e.found_via == std::vector<std::string>{"PATH (pyenv shim /root/.pyenv/shims/python3)"});
+  CHECK(find_dist(e, "six"));
+}
+
 TEST_CASE("an interpreter that hangs is killed at its deadline; conventional locations are used", "[python][probe][bad-input]") {
   TempDir t;
   write_script(t.path() / "bin/python3", "/bin/sleep 100\n");

@@ -246,7 +246,8 @@ TEST_CASE("rocm probe: replayed ROCm SMI answers", "[rocm][smi]") {
       CHECK_THAT(n->problem.detail, Catch::Contains(c.says));
     }
     manifest(t, json::object());
-    const auto* n = find_note(probe_root(t.str()), "ROCm SMI");
+    const Facts unrecorded = probe_root(t.str());
+    const auto* n = find_note(unrecorded, "ROCm SMI");
     REQUIRE(n);
     CHECK(n->problem.reason == Reason::not_recorded);
   }
