@@ -1,0 +1,96 @@
+// The compatibility matrix as plain data: what gpucheck knows about GPUs,
+// CUDA releases, framework builds and NGC containers, each fact with the URL
+// it came from. Loaded from JSON (matrix_load.cpp), schema in docs/matrix.md.
+// Rules live beside the tables (rules/rule.hpp); the engine only compares.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpucheck {
+
+inline constexpr const char* kMatrixSchema = "gpucheck.matrix/1";
+
+// One GPU model. Throughput figures are dense (no sparsity) datasheet peaks.
+struct GpuModel {
+  std::string id;                         // "h100-sxm5-80gb"
+  std::string name;                       // "NVIDIA H100 80GB HBM3"
+  std::string vendor;                     // "nvidia", "amd"
+  std::vector<std::string> pci_ids;       // "10de:2330"
+  std::vector<std::string> name_patterns; // substrings of nvidia-smi's product name, lower case
+  std::string architecture;               // "Hopper", "CDNA3"
+  std::optional<std::string> compute_capability;  // "9.0" (NVIDIA)
+  std::optional<std::string> gfx_target;          // "gfx942" (AMD)
+  std::optional<double> memory_gib;
+  std::optional<double> bandwidth_gbs;            // GB/s, decimal
+  std::map<std::string, double> tflops;           // "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8" (TOPS)
+  bool data_center = false;                       // forward compatibility applies
+  std::optional<std::string> nvlink;              // "NVLink 4, 900 GB/s"
+  std::vector<std::string> sources;               // URLs
+};
+
+// What an architecture (by compute capability) has in hardware.
+struct ArchPrecisions {
+  std::string compute_capability;    // "8.0"; matched by major.minor
+  std::string architecture;          // "Ampere"
+  std::vector<std::string> precisions;  // "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "fp6"
+  std::vector<std::string> sources;
+};
+
+struct CudaRelease {
+  std::string version;                      // "12.4.1"
+  std::string min_driver_linux;             // the toolkit driver: "550.54.15"
+  std::optional<std::string> date;          // "2024-04"
+  std::vector<std::string> sources;
+};
+
+// A CUDA major family: minor-version compatibility and supported architectures.
+struct CudaFamily {
+  int major = 0;                                   // 12
+  std::optional<std::string> minor_compat_min_driver;  // "525.60.13"; nullopt: none (before 11)
+  std::optional<std::string> min_compute_capability;   // oldest arch it builds for: "5.0"
+  std::optional<std::string> max_compute_capability;   // newest arch known: "12.0"
+  std::vector<std::string> sources;
+};
+
+// A framework release and one of its build variants.
+struct FrameworkVariant {
+  std::string framework;                    // "torch", "tensorflow", "jaxlib", "flash-attn", "vllm", "transformer-engine"
+  std::string version;                      // "2.1" (matches 2.1.x) or exact "2.1.0"
+  std::string variant;                      // "cu121", "rocm6.0", "cpu", "" when one build
+  std::optional<std::string> cuda;          // "12.1"
+  std::optional<std::string> rocm;          // "6.0"
+  std::vector<std::string> arch_list;       // compiled SASS: "5.0", "8.0", "9.0" (compute capabilities)
+  std::optional<std::string> ptx;           // the compute capability PTX is embedded for, if any
+  std::optional<std::string> min_compute_capability;  // libraries that state one (flash-attn 2: 8.0)
+  std::optional<std::string> max_compute_capability;
+  std::vector<std::string> sources;
+};
+
+struct NgcRelease {
+  std::string framework;                    // "pytorch", "tensorflow", "jax"
+  std::string tag;                          // "24.01-py3"
+  std::string release;                      // "24.01"
+  std::optional<std::string> cuda, cudnn, nccl, framework_version;
+  std::string min_driver;                   // "545" or "545.23.08": the native floor
+  std::vector<std::string> forward_compat_branches;  // data-center GPUs: "470.57", "525.85", "535.86"
+  std::optional<std::string> min_compute_capability;
+  std::vector<std::string> sources;
+};
+
+struct Matrix {
+  std::string version;  // "2026.11.1"
+  std::string date;     // "2026-11-29"
+  std::string origin;   // "embedded" or the path it was read from
+  std::vector<GpuModel> gpus;
+  std::vector<ArchPrecisions> arch_precisions;
+  std::vector<CudaRelease> cuda_releases;
+  std::vector<CudaFamily> cuda_families;
+  std::vector<FrameworkVariant> frameworks;
+  std::vector<NgcRelease> ngc;
+  // Rules are parsed by rules/rule_load.cpp from the same documents.
+};
+
+}  // namespace gpucheck
