@@ -38,6 +38,12 @@ std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g) {
   return std::move(host).value();
 }
 
+std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts) {
+  auto host = open_root_or_report(g);
+  if (!host) return std::nullopt;
+  return run_probes(*host, opts);
+}
+
 int run_app(int argc, char** argv) {
   CLI::App app{
       "gpucheck: will a training job run on this machine, at full speed, on the stack your team pinned?\n\n"

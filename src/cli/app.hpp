@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "host/host.hpp"
@@ -19,6 +20,7 @@ inline constexpr int kExitUsage = 2;     // gpucheck itself could not run
 
 struct GlobalOptions {
   std::string root = "/";
+  std::string from;  // another tool's report (or gpucheck's JSON) instead of probing
   double timeout_s = 30;
   std::string color = "auto";
   ProbeOptions probe_options() const;
@@ -33,6 +35,10 @@ void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action)
 
 // Opens --root, or prints why it cannot and returns nullptr.
 std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);
+
+// The facts a verdict is about: probed from --root (the live host by
+// default), or read from --from FILE. Prints why on failure (exit code 2).
+std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts);
 
 int run_app(int argc, char** argv);
 
