@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Writes the kernel-check PTX files (src/kernels/ptx/*.ptx) and their
+embedded copy (src/kernels/ptx_catalog.cpp). Run by hand when a kernel
+changes; the build never runs it and never needs a CUDA toolkit.
+
+Each kernel declares the lowest .target and .version that express it. They
+are not guessed: this script asks ptxas (CUDA 13) for the lowest target that
+accepts the instruction, then the lowest ISA version at that target, so old
+drivers still load the file. tests/ptx re-checks both against ptxas.
+
+  python3 src/kernels/ptx/gen_ptx.py [--ptxas /usr/local/cuda/bin/ptxas]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# PTX ISA versions, oldest first (PTX ISA reference, "Release notes").
+VERSIONS = ["3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1", "6.2", "6.3", "6.4",
+            "6.5", "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "8.0", "8.1", "8.2",
+            "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0"]
+TARGETS = ["sm_20", "sm_30", "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
+           "sm_100", "sm_120"]
+# The real GPU targets CUDA 13's ptxas builds for (ptxas --help), which the
+# test assembles each file for, from its declared target up.
+PTXAS_TARGETS = ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_103",
+                 "sm_110", "sm_120", "sm_121"]
+
+CHAINS_MMA = 8   # independent accumulators per warp: enough to keep the tensor pipe busy
+CHAINS_FMA = 8
+UNROLL_FMA = 4   # FMAs per chain per loop trip, so the loop's own instructions stay small
+
+
+def mma(precision, entry, instr, m, n, k, na, nb, nd, acc):
+    return dict(kind="mma", precision=precision, entry=entry, instruction=instr, shape=f"m{m}n{n}k{k}",
+                na=na, nb=nb, nd=nd, elem_bytes=4, acc=acc, chains=CHAINS_MMA, unroll=1,
+                flops_per_op=2 * m * n * k)
+
+
+def fma(precision, entry, ty):
+    size = 8 if ty == "f64" else 4
+    return dict(kind="fma", precision=precision, entry=entry, instruction=f"fma.rn.{ty}", shape="thread",
+                na=1, nb=1, nd=1, elem_bytes=size, acc=ty, chains=CHAINS_FMA, unroll=UNROLL_FMA,
+                flops_per_op=2 * 32)  # one FMA per lane of the warp
+
+
+KERNELS = [
+    fma("fp64", "gpucheck_fma_f64", "f64"),
+    fma("fp32", "gpucheck_fma_f32", "f32"),
+    mma("fp16", "gpucheck_mma_f16_m16n8k8", "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, 2, 1, 4, "f32"),
+    mma("fp16", "gpucheck_mma_f16_m16n8k16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, 4, 2, 4, "f32"),
+    mma("bf16", "gpucheck_mma_bf16_m16n8k16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, 4, 2, 4, "f32"),
+    mma("tf32", "gpucheck_mma_tf32_m16n8k8", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, 4, 2, 4, "f32"),
+    mma("int8", "gpucheck_mma_s8_m8n8k16", "mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, 1, 1, 2, "s32"),
+    mma("int8", "gpucheck_mma_s8_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, 4, 2, 4, "s32"),
+    mma("fp8_e4m3", "gpucheck_mma_e4m3_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, 4, 2, 4, "f32"),
+    mma("fp8_e5m2", "gpucheck_mma_e5m2_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, 4, 2, 4, "f32"),
+]
+COPY = dict(kind="copy", precision="copy", entry="gpucheck_copy_b128", instruction="ld.global.v4.u32/st.global.v4.u32",
+            shape="grid-stride", na=0, nb=0, nd=0, elem_bytes=16, acc="b32", chains=1, unroll=1, flops_per_op=0)
+
+
+def body_common(k):
+    """Loads the operands of this warp's tile; the accumulators of each chain."""
+    eb, acc = k["elem_bytes"], k["acc"]
+    ld = {"f32": "ld.global.f32", "f64": "ld.global.f64", "s32": "ld.global.s32"}[acc]
+    opty = "b64" if k["kind"] == "fma" and acc == "f64" else "b32"
+    if k["kind"] == "fma":
+        opty = {"f64": "f64", "f32": "f32"}[acc]
+    accty = {"f32": "f32", "f64": "f64", "s32": "s32"}[acc]
+    nacc = k["chains"] * k["nd"]
+    lines = [
+        f"  .reg .pred %p;",
+        f"  .reg .b32 %r<16>;",
+        f"  .reg .b64 %rd<16>;",
+        f"  .reg .{opty} %a<{k['na']}>;",
+        f"  .reg .{opty} %b<{k['nb']}>;",
+        f"  .reg .{accty} %c<{nacc}>;",
+        "  ld.param.u64 %rd1, [p_a];",
+        "  ld.param.u64 %rd2, [p_b];",
+        "  ld.param.u64 %rd3, [p_c];",
+        "  ld.param.u64 %rd4, [p_d];",
+        "  cvta.to.global.u64 %rd1, %rd1;",
+        "  cvta.to.global.u64 %rd2, %rd2;",
+        "  cvta.to.global.u64 %rd3, %rd3;",
+        "  cvta.to.global.u64 %rd4, %rd4;",
+        "  ld.param.u32 %r7, [p_iters];",
+        "  ld.param.u32 %r8, [p_tiles];",
+        "  mov.u32 %r1, %tid.x;",
+        "  mov.u32 %r2, %ctaid.x;",
+        "  mov.u32 %r3, %ntid.x;",
+        "  mad.lo.u32 %r4, %r2, %r3, %r1;   // this thread in the grid",
+        "  shr.u32 %r5, %r4, 5;             // this warp in the grid",
+        "  and.b32 %r6, %r1, 31;            // lane",
+        "  rem.u32 %r9, %r5, %r8;           // the tile this warp works on",
+        "  mad.lo.u32 %r10, %r9, 32, %r6;   // tile * 32 + lane",
+        f"  mul.wide.u32 %rd5, %r10, {k['na'] * k['elem_bytes'] if k['kind'] == 'fma' else k['na'] * 4};",
+        "  add.u64 %rd6, %rd1, %rd5;",
+        f"  mul.wide.u32 %rd7, %r10, {k['nb'] * k['elem_bytes'] if k['kind'] == 'fma' else k['nb'] * 4};",
+        "  add.u64 %rd8, %rd2, %rd7;",
+    ]
+    sa = eb if k["kind"] == "fma" else 4
+    ldop = f"ld.global.{opty}"
+    for i in range(k["na"]):
+        lines.append(f"  {ldop} %a{i}, [%rd6+{i * sa}];")
+    for i in range(k["nb"]):
+        lines.append(f"  {ldop} %b{i}, [%rd8+{i * sa}];")
+    # Chain j of lane l in tile t: element ((t * chains + j) * 32 + l) * nd.
+    lines += [
+        f"  mul.lo.u32 %r11, %r9, {k['chains'] * 32};",
+        "  add.u32 %r11, %r11, %r6;",
+        f"  mul.wide.u32 %rd9, %r11, {k['nd'] * eb};",
+        "  add.u64 %rd10, %rd3, %rd9;",
+        "  add.u64 %rd11, %rd4, %rd9;",
+    ]
+    for j in range(k["chains"]):
+        for i in range(k["nd"]):
+            lines.append(f"  {ld} %c{j * k['nd'] + i}, [%rd10+{(j * 32 * k['nd'] + i) * eb}];")
+    return lines, accty
+
+
+def kernel_text(k, version, target):
+    if k["kind"] == "copy":
+        return copy_text(k, version, target)
+    lines, accty = body_common(k)
+    lines += ["  mov.u32 %r12, 0;", "LOOP:"]
+    for _ in range(k["unroll"]):
+        for j in range(k["chains"]):
+            nd = k["nd"]
+            c = ", ".join(f"%c{j * nd + i}" for i in range(nd))
+            if k["kind"] == "fma":
+                lines.append(f"  {k['instruction']} %c{j}, %a0, %b0, %c{j};")
+            else:
+                a = ", ".join(f"%a{i}" for i in range(k["na"]))
+                b = ", ".join(f"%b{i}" for i in range(k["nb"]))
+                lines.append(f"  {k['instruction']} {{{c}}}, {{{a}}}, {{{b}}}, {{{c}}};")
+    lines += [
+        "  add.u32 %r12, %r12, 1;",
+        "  setp.lt.u32 %p, %r12, %r7;",
+        "  @%p bra LOOP;",
+    ]
+    st = {"f32": "st.global.f32", "f64": "st.global.f64", "s32": "st.global.s32"}[k["acc"]]
+    for j in range(k["chains"]):
+        for i in range(k["nd"]):
+            lines.append(f"  {st} [%rd11+{(j * 32 * k['nd'] + i) * k['elem_bytes']}], %c{j * k['nd'] + i};")
+    lines.append("  ret;")
+    params = ("  .param .u64 p_a,\n  .param .u64 p_b,\n  .param .u64 p_c,\n  .param .u64 p_d,\n"
+              "  .param .u32 p_iters,\n  .param .u32 p_tiles")
+    return header(k, version, target) + f".visible .entry {k['entry']}(\n{params}\n)\n{{\n" + "\n".join(lines) + "\n}\n"
+
+
+def copy_text(k, version, target):
+    # dst[i] = src[i] for 16-byte vectors, grid-stride, so any grid covers n.
+    body = """  .reg .pred %p;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd1, [p_src];
+  ld.param.u64 %rd2, [p_dst];
+  ld.param.u64 %rd3, [p_n];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %nctaid.x;
+  mad.lo.u32 %r5, %r2, %r3, %r1;
+  cvt.u64.u32 %rd4, %r5;
+  mul.wide.u32 %rd5, %r3, %r4;
+  setp.ge.u64 %p, %rd4, %rd3;
+  @%p bra DONE;
+LOOP:
+  shl.b64 %rd6, %rd4, 4;
+  add.u64 %rd7, %rd1, %rd6;
+  add.u64 %rd8, %rd2, %rd6;
+  ld.global.v4.u32 {%r0, %r1, %r2, %r6}, [%rd7];
+  st.global.v4.u32 [%rd8], {%r0, %r1, %r2, %r6};
+  add.u64 %rd4, %rd4, %rd5;
+  setp.lt.u64 %p, %rd4, %rd3;
+  @%p bra LOOP;
+DONE:
+  ret;
+"""
+    # %r1..%r3 are reused as data once the index is known; %r4/%r5 stay.
+    params = "  .param .u64 p_src,\n  .param .u64 p_dst,\n  .param .u64 p_n"
+    return header(k, version, target) + f".visible .entry {k['entry']}(\n{params}\n)\n{{\n{body}}}\n"
+
+
+def header(k, version, target):
+    claimed = claimed_targets(target)
+    return (f"// gpucheck kernel check: {k['precision']} with {k['instruction']} ({k['shape']}).\n"
+            f"// Generated by gen_ptx.py: do not edit. Lowest target and ISA version that ptxas accepts.\n"
+            f"// gpucheck-targets: {' '.join(claimed)}\n"
+            f".version {version}\n.target {target}\n.address_size 64\n\n")
+
+
+def claimed_targets(target):
+    n = int(target[3:])
+    return [t for t in PTXAS_TARGETS if int(t[3:]) >= n]
+
+
+def assembles(ptxas, text, arch):
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "k.ptx")
+        with open(src, "w") as f:
+            f.write(text)
+        r = subprocess.run([ptxas, f"-arch={arch}", src, "-o", os.path.join(d, "k.cubin")],
+                           capture_output=True, text=True)
+        return r.returncode == 0, r.stderr
+
+
+def lowest(ptxas, k):
+    target = None
+    for t in TARGETS:
+        arch = t if int(t[3:]) >= 75 else "sm_75"
+        if assembles(ptxas, kernel_text(k, VERSIONS[-1], t), arch)[0]:
+            target = t
+            break
+    if target is None:
+        ok, err = assembles(ptxas, kernel_text(k, VERSIONS[-1], "sm_120"), "sm_120")
+        sys.exit(f"{k['entry']}: no target assembles:\n{err}")
+    arch = target if int(target[3:]) >= 75 else "sm_75"
+    for v in VERSIONS:
+        if assembles(ptxas, kernel_text(k, v, target), arch)[0]:
+            return v, target
+    sys.exit(f"{k['entry']}: no version assembles at {target}")
+
+
+def cpp_string(text):
+    assert ')ptx"' not in text
+    return 'R"ptx(' + text + ')ptx"'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
+    args = ap.parse_args()
+    entries = []
+    for k in KERNELS + [COPY]:
+        version, target = lowest(args.ptxas, k)
+        text = kernel_text(k, version, target)
+        with open(os.path.join(HERE, k["entry"] + ".ptx"), "w") as f:
+            f.write(text)
+        entries.append((k, version, target, text))
+        print(f"{k['entry']}: .version {version} .target {target}")
+    out = ["// Generated by src/kernels/ptx/gen_ptx.py from the same data as the .ptx files",
+           "// beside it: do not edit. tests/unit/kernels_catalog_test.cpp checks they agree.",
+           '#include "kernels/catalog.hpp"', "", "namespace gpucheck::kernels {", "",
+           "const std::vector<KernelSpec>& all_kernels() {",
+           "  static const std::vector<KernelSpec> kernels = {"]
+    for k, version, target, text in entries:
+        out.append(f'      {{"{k["precision"]}", "{k["entry"]}", KernelKind::{k["kind"]}, "{k["instruction"]}", '
+                   f'"{k["shape"]}", "{target}", "{version}", {k["na"]}, {k["nb"]}, {k["nd"]}, {k["elem_bytes"]}, '
+                   f'{k["chains"]}, {k["unroll"]}, {k["flops_per_op"]},')
+        out.append(f"       {cpp_string(text)}}},")
+    out += ["  };", "  return kernels;", "}", "", "}  // namespace gpucheck::kernels", ""]
+    with open(os.path.join(HERE, "..", "ptx_catalog.cpp"), "w") as f:
+        f.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
