@@ -1,0 +1,243 @@
+// collect_env's fields as Facts. A report says less than a probe: what it
+// does not state stays absent, with a note, and "Could not collect", "N/A",
+// "None" are unknowns, not values. Every fact cites its line.
+#include <array>
+
+#include "importers/collect_env.hpp"
+#include "importers/report_notes.hpp"
+#include "parse/library_name.hpp"
+#include "parse/python_metadata.hpp"
+#include "parse/python_version.hpp"
+#include "util/strings.hpp"
+#include "util/version.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+std::optional<std::string> known(const std::optional<ReportValue>& v) {
+  if (!v) return std::nullopt;
+  static constexpr std::array kUnknown{"", "Could not collect", "N/A", "None", "No CUDA", "Not Available", "Unknown"};
+  for (auto u : kUnknown)
+    if (v->text == u) return std::nullopt;
+  return v->text;
+}
+
+std::string at(const std::string& label, int line) { return label + ": line " + std::to_string(line); }
+
+// "Ubuntu 22.04.4 LTS (x86_64)": collect_env appends the machine since 1.8.
+void map_os(const CollectEnvReport& r, const std::string& label, SystemFacts& s) {
+  auto os = known(r.os);
+  if (!os) return;
+  static constexpr std::array kMachines{"x86_64", "aarch64", "arm64", "ppc64le", "s390x", "AMD64", "i386", "i686"};
+  for (auto m : kMachines) {
+    const std::string suffix = std::string(" (") + m + ")";
+    if (os->size() > suffix.size() && os->compare(os->size() - suffix.size(), suffix.size(), suffix) == 0) {
+      s.arch = m;
+      os->resize(os->size() - suffix.size());
+      break;
+    }
+  }
+  s.os.pretty_name = *os;
+  s.os.source = at(label, r.os->line);
+}
+
+// "3.10.12 (main, …) [GCC 11.4.0] (64-bit runtime)", "3.8 (64-bit runtime)", "3.7".
+std::optional<std::string> python_version(const CollectEnvReport& r) {
+  auto v = known(r.python_version);
+  if (!v) return std::nullopt;
+  const auto end = v->find_first_of(" |");
+  auto head = v->substr(0, end);
+  if (!Version::parse(head)) return std::nullopt;
+  return head;
+}
+
+// The conda build string of PyTorch's own package: "py3.10_cuda12.1_cudnn8.9.2_0".
+std::optional<std::string> build_part(const std::optional<std::string>& build, std::string_view prefix) {
+  if (!build) return std::nullopt;
+  for (auto part : split(*build, '_'))
+    if (starts_with(part, prefix) && part.size() > prefix.size() && Version::parse(part.substr(prefix.size())))
+      return std::string(part.substr(prefix.size()));
+  return std::nullopt;
+}
+
+FrameworkBuild torch_build(const CollectEnvReport& r, const std::string& label, const std::string& version) {
+  FrameworkBuild f;
+  f.name = "torch";
+  f.version = version;
+  f.source = at(label, r.torch_version->line);
+  if (auto plus = version.find('+'); plus != std::string::npos) f.local_tag = version.substr(plus + 1);
+  f.cuda = known(r.cuda_build);
+  f.hip = known(r.rocm_build);
+  for (auto& p : r.packages)
+    if (p.manager == "conda" && p.name == "pytorch" && version.rfind(p.version, 0) == 0) {
+      if (!f.cuda) f.cuda = build_part(p.build, "cuda");
+      f.cudnn = build_part(p.build, "cudnn");
+    }
+  if (f.local_tag) {
+    if (!f.cuda) f.cuda = cuda_from_local_tag(*f.local_tag);
+    if (!f.hip) f.hip = hip_from_local_tag(*f.local_tag);
+  }
+  // collect_env prints torch.version.cuda, "None" in a build without CUDA;
+  // a ROCm build prints "N/A" there and its HIP version on the ROCm line.
+  const bool says_no_cuda = r.cuda_build && r.cuda_build->text == "None";
+  f.cpu_only = !f.cuda && !f.hip && (says_no_cuda || f.local_tag == "cpu");
+  return f;
+}
+
+// NVIDIA's library wheels, by the library they carry (as the probe names them).
+std::optional<std::string> wheel_library(const std::string& dist) {
+  static constexpr std::array<std::pair<const char*, const char*>, 9> kWheels{{
+      {"nvidia-cudnn", "cudnn"},
+      {"nvidia-nccl", "nccl"},
+      {"nvidia-cublas", "cublas"},
+      {"nvidia-cufft", "cufft"},
+      {"nvidia-cuda-runtime", "cudart"},
+      {"nvidia-cuda-nvrtc", "nvrtc"},
+      {"nvidia-nvjitlink", "nvjitlink"},
+      {"tensorrt-libs", "tensorrt"},
+      {"tensorrt-cu12-libs", "tensorrt"},
+  }};
+  const auto n = normalize_dist_name(dist);
+  for (auto& [wheel, lib] : kWheels) {
+    const std::string w = wheel;
+    // "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", and CUDA 13's unsuffixed names.
+    if (n == w || (starts_with(n, w + "-cu") && n.find('-', w.size() + 1) == std::string::npos)) return std::string(lib);
+  }
+  return std::nullopt;
+}
+
+void map_cudnn(const CollectEnvReport& r, const std::string& label, SoftwareFacts& s) {
+  auto add_path = [&](const std::string& path, int line) {
+    const auto base = path.substr(path.find_last_of("/\\") + 1);
+    if (!starts_with(base, "libcudnn.so") && !starts_with(base, "cudnn64_") && !starts_with(base, "libcudnn."))
+      return;  // the sub-libraries (libcudnn_ops_infer.so.8.9.2, …) repeat the same install
+    LibraryInstall l;
+    l.name = "cudnn";
+    l.version = library_version_from_name(path, "libcudnn.so");
+    if (l.version) l.version_source = at(label, line);
+    l.library = path;
+    l.found_in = path.substr(0, path.find_last_of("/\\"));
+    s.libraries.push_back(std::move(l));
+  };
+  if (auto v = known(r.cudnn); v && !starts_with(*v, "Probably one of the following")) {
+    if (starts_with(*v, "/") || (v->size() > 2 && (*v)[1] == ':')) {
+      add_path(*v, r.cudnn->line);
+    } else if (Version::parse(*v)) {
+      s.libraries.push_back(LibraryInstall{"cudnn", *v, at(label, r.cudnn->line), std::nullopt, "(from report)"});
+    }
+  }
+  for (auto& c : r.cudnn_candidates) add_path(c.text, c.line);
+}
+
+PythonEnv python_env(const CollectEnvReport& r, const std::string& label) {
+  PythonEnv e;
+  e.interpreter = "(from report)";
+  e.kind = "report";
+  e.found_via = {label};
+  e.version = python_version(r);
+  e.sys_path_source = "not in the report";
+  for (auto& p : r.packages) {
+    Distribution d;
+    d.name = p.name;
+    d.version = p.version;
+    d.source = at(label, p.line);
+    d.installer = p.manager == "conda" ? "conda" : "pip";
+    e.distributions.push_back(std::move(d));
+  }
+  if (auto v = known(r.torch_version)) e.frameworks.push_back(torch_build(r, label, *v));
+  if (auto v = known(r.vllm_version)) {
+    FrameworkBuild f;
+    f.name = "vllm";
+    f.version = v->substr(0, v->find('@'));  // "0.5.4@4db5176d…": the commit it was built from
+    f.source = at(label, r.vllm_version->line);
+    e.frameworks.push_back(std::move(f));
+  }
+  // collect_env imports torch: "Is CUDA available" is torch's own answer,
+  // what the deep probe asks.
+  if (r.cuda_available && (r.cuda_available->text == "True" || r.cuda_available->text == "Yes" ||
+                           r.cuda_available->text == "False" || r.cuda_available->text == "No")) {
+    DeepFramework t;
+    t.name = "torch";
+    t.version = known(r.torch_version);
+    t.cuda_available = r.cuda_available->text == "True" || r.cuda_available->text == "Yes";
+    e.deep = DeepProbeFacts{std::nullopt, {std::move(t)}};
+  }
+  return e;
+}
+
+std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::string& label) {
+  NvidiaSmiFacts s;
+  s.driver_version = known(r.driver_version);
+  // Older releases print one GPU's bare name (torch.cuda.get_device_name).
+  std::vector<ReportGpuLine> gpus = r.gpus;
+  if (gpus.empty())
+    if (auto bare = known(r.gpu_models)) gpus.push_back(ReportGpuLine{std::nullopt, *bare, std::nullopt, r.gpu_models->line});
+  if (!s.driver_version && gpus.empty()) return std::nullopt;
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    SmiGpu g;
+    // No PCI address in the report: a stable placeholder that names the GPU's
+    // index, so findings can still point at "GPU 2" (docs/report-formats.md).
+    g.pci_bus_id = "report:GPU" + std::to_string(gpus[i].index.value_or(static_cast<int>(i)));
+    g.product_name = gpus[i].name;
+    g.uuid = gpus[i].uuid;
+    s.gpus.push_back(std::move(g));
+  }
+  const int line = r.gpu_models ? r.gpu_models->line : (r.driver_version ? r.driver_version->line : 0);
+  s.source = at(label, line);
+  return s;
+}
+
+}  // namespace
+
+Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, const std::string& name) {
+  Facts f;
+  map_os(r, label, f.system);
+  f.nvidia_smi = smi(r, label);
+
+  auto& sw = f.software;
+  if (auto v = known(r.cuda_runtime)) {
+    CudaToolkit t;
+    t.root = "(from report)";
+    t.kind = "report";
+    t.version = *v;
+    t.version_source = at(label, r.cuda_runtime->line);
+    t.active = true;
+    t.active_because = {"collect_env reports the nvcc first on PATH"};
+    sw.toolkits.push_back(std::move(t));
+  }
+  map_cudnn(r, label, sw);
+  if (auto v = known(r.miopen_runtime))
+    sw.libraries.push_back(LibraryInstall{"miopen", *v, at(label, r.miopen_runtime->line), std::nullopt, "(from report)"});
+  for (auto& p : r.packages)
+    if (p.manager != "conda")
+      if (auto lib = wheel_library(p.name))
+        sw.libraries.push_back(LibraryInstall{*lib, p.version, at(label, p.line), std::nullopt, "pip (from report)"});
+  sw.rocm.hip_version = known(r.hip_runtime);
+  if (auto v = known(r.rocm_version))
+    sw.rocm.installs.push_back(RocmInstall{"(from report)", *v, at(label, r.rocm_version->line), true});
+
+  if (r.torch_version || r.python_version || !r.packages.empty()) sw.python.push_back(python_env(r, label));
+
+  if (r.driver_too_old_found)
+    if (auto n = parse_int(r.driver_too_old_found->text)) {
+      CudaDriverApiFacts c;
+      // CudaDriverApiFacts has no source field: the line is in the docs'
+      // mapping table (docs/report-formats.md), not in the facts.
+      c.driver_version = Version::from_cuda_int(static_cast<int>(*n)).text();
+      f.cuda = std::move(c);
+    }
+
+  add_report_notes(f, name, "a collect_env report");
+  if (r.gpu_models && !known(r.gpu_models) && r.gpus.empty())
+    f.notes.push_back(Note{"report", "GPU models",
+                           Problem{Reason::not_recorded, at(label, r.gpu_models->line),
+                                   "the report says \"" + r.gpu_models->text + "\""}});
+  if (r.driver_version && !known(r.driver_version))
+    f.notes.push_back(Note{"report", "NVIDIA driver version",
+                           Problem{Reason::not_recorded, at(label, r.driver_version->line),
+                                   "the report says \"" + r.driver_version->text + "\""}});
+  return f;
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,282 @@
+// The inverse of src/facts/facts_json.cpp: system, PCI, driver, CUDA driver
+// API, nvidia-smi, services, kernel log and notes. Field for field, in the
+// writer's order, so a new key in the writer has an obvious place here.
+#include "importers/gpucheck_json.hpp"
+
+#include <array>
+
+namespace gpucheck {
+
+namespace {
+
+using Node = JsonReader::Node;
+
+PciLink read_link(JsonReader& r, const Node& n) {
+  PciLink l;
+  l.current_speed = r.opt_string(n, "current_speed");
+  l.current_gen = r.opt_narrow<int>(n, "current_gen");
+  l.current_width = r.opt_narrow<int>(n, "current_width");
+  l.max_speed = r.opt_string(n, "max_speed");
+  l.max_gen = r.opt_narrow<int>(n, "max_gen");
+  l.max_width = r.opt_narrow<int>(n, "max_width");
+  return l;
+}
+
+PciDevice read_pci(JsonReader& r, const Node& n) {
+  PciDevice d;
+  d.address = r.string(n, "address");
+  d.vendor = r.string(n, "vendor");
+  d.kind = r.string(n, "kind");
+  d.vendor_id = r.string(n, "vendor_id");
+  d.device_id = r.string(n, "device_id");
+  d.subsystem_vendor_id = r.string(n, "subsystem_vendor_id");
+  d.subsystem_device_id = r.string(n, "subsystem_device_id");
+  d.class_code = r.string(n, "class");
+  d.name = r.opt_string(n, "name");
+  d.driver = r.opt_string(n, "driver");
+  d.numa_node = r.opt_narrow<int>(n, "numa_node");
+  d.link = read_link(r, r.child(n, "link"));
+  d.source = r.string(n, "source");
+  return d;
+}
+
+UserspaceLibrary read_userspace(JsonReader& r, const Node& n) {
+  UserspaceLibrary u;
+  u.soname = r.string(n, "soname");
+  u.path = r.opt_string(n, "path");
+  u.via = r.opt_string(n, "via");
+  u.real_path = r.opt_string(n, "real_path");
+  u.version = r.opt_string(n, "version");
+  u.stub = r.boolean(n, "stub");
+  u.compat = r.boolean(n, "compat");
+  u.shadowed = r.strings(n, "shadowed");
+  return u;
+}
+
+NvidiaDriverFacts read_driver(JsonReader& r, const Node& n) {
+  NvidiaDriverFacts d;
+  d.kernel_module_loaded = r.boolean(n, "kernel_module_loaded");
+  const auto m = r.child(n, "kernel_module");
+  d.kernel_module.version = r.opt_string(m, "version");
+  d.kernel_module.flavor = r.opt_string(m, "flavor");
+  d.kernel_module.arch = r.opt_string(m, "arch");
+  d.kernel_module.build = r.opt_string(m, "build");
+  d.kernel_module.gcc_version = r.opt_string(m, "gcc_version");
+  d.kernel_module.sys_module_version = r.opt_string(m, "sys_module_version");
+  d.kernel_module.source = r.string(m, "source");
+  for (auto& g : r.objects(r.child(n, "gpus"))) {
+    ProcGpu p;
+    p.bus_location = r.string(g, "bus_location");
+    p.model = r.opt_string(g, "model");
+    p.uuid = r.opt_string(g, "uuid");
+    p.vbios = r.opt_string(g, "vbios");
+    p.bus_type = r.opt_string(g, "bus_type");
+    p.device_minor = r.opt_string(g, "device_minor");
+    p.excluded = r.opt_string(g, "excluded");
+    p.source = r.string(g, "source");
+    d.gpus.push_back(std::move(p));
+  }
+  d.libcuda = read_userspace(r, r.child(n, "libcuda"));
+  d.libnvidia_ml = read_userspace(r, r.child(n, "libnvidia_ml"));
+  return d;
+}
+
+CudaDriverApiFacts read_cuda(JsonReader& r, const Node& n) {
+  CudaDriverApiFacts c;
+  c.library = r.opt_string(n, "library");
+  c.init_code = r.opt_narrow<int>(n, "init_code");
+  c.init_name = r.opt_string(n, "init_name");
+  c.init_message = r.opt_string(n, "init_message");
+  c.driver_version = r.opt_string(n, "driver_version");
+  for (auto& d : r.objects(r.child(n, "devices"))) {
+    CudaDevice dev;
+    dev.ordinal = static_cast<int>(r.integer(d, "ordinal"));
+    dev.name = r.opt_string(d, "name");
+    dev.uuid = r.opt_string(d, "uuid");
+    dev.compute_capability = r.opt_string(d, "compute_capability");
+    dev.sm_count = r.opt_narrow<int>(d, "sm_count");
+    dev.memory_bytes = r.opt_uint(d, "memory_bytes");
+    dev.pci_bus_id = r.opt_string(d, "pci_bus_id");
+    c.devices.push_back(std::move(dev));
+  }
+  return c;
+}
+
+EccCounts read_ecc(JsonReader& r, const Node& n) {
+  return EccCounts{r.opt_int(n, "corrected"), r.opt_int(n, "uncorrected")};
+}
+
+SmiGpu read_smi_gpu(JsonReader& r, const Node& n) {
+  SmiGpu g;
+  g.pci_bus_id = r.string(n, "pci_bus_id");
+  g.product_name = r.opt_string(n, "product_name");
+  g.product_brand = r.opt_string(n, "product_brand");
+  g.architecture = r.opt_string(n, "architecture");
+  g.uuid = r.opt_string(n, "uuid");
+  g.serial = r.opt_string(n, "serial");
+  g.vbios = r.opt_string(n, "vbios");
+  g.persistence_mode = r.opt_string(n, "persistence_mode");
+  g.compute_mode = r.opt_string(n, "compute_mode");
+  const auto mig = r.child(n, "mig_mode");
+  g.mig_mode_current = r.opt_string(mig, "current");
+  g.mig_mode_pending = r.opt_string(mig, "pending");
+  const auto ecc = r.child(n, "ecc_mode");
+  g.ecc_mode_current = r.opt_string(ecc, "current");
+  g.ecc_mode_pending = r.opt_string(ecc, "pending");
+  const auto errors = r.child(n, "ecc_errors");
+  g.ecc_volatile = read_ecc(r, r.child(errors, "volatile"));
+  g.ecc_aggregate = read_ecc(r, r.child(errors, "aggregate"));
+  const auto retired = r.child(n, "retired_pages");
+  g.retired_pages_single_bit = r.opt_narrow<int>(retired, "single_bit");
+  g.retired_pages_double_bit = r.opt_narrow<int>(retired, "double_bit");
+  g.retired_pages_pending = r.opt_bool(retired, "pending");
+  const auto remapped = r.child(n, "remapped_rows");
+  g.remapped_rows_correctable = r.opt_narrow<int>(remapped, "correctable");
+  g.remapped_rows_uncorrectable = r.opt_narrow<int>(remapped, "uncorrectable");
+  g.remapped_rows_pending = r.opt_bool(remapped, "pending");
+  g.remapped_rows_failure = r.opt_bool(remapped, "failure");
+  const auto pcie = r.child(n, "pcie");
+  g.pcie_gen_current = r.opt_narrow<int>(pcie, "gen_current");
+  g.pcie_gen_max = r.opt_narrow<int>(pcie, "gen_max");
+  g.pcie_width_current = r.opt_narrow<int>(pcie, "width_current");
+  g.pcie_width_max = r.opt_narrow<int>(pcie, "width_max");
+  const auto clocks = r.child(n, "clocks_mhz");
+  g.clock_graphics_mhz = r.opt_narrow<int>(clocks, "graphics");
+  g.clock_sm_mhz = r.opt_narrow<int>(clocks, "sm");
+  g.clock_mem_mhz = r.opt_narrow<int>(clocks, "memory");
+  g.clock_graphics_max_mhz = r.opt_narrow<int>(clocks, "graphics_max");
+  g.clock_sm_max_mhz = r.opt_narrow<int>(clocks, "sm_max");
+  g.clock_mem_max_mhz = r.opt_narrow<int>(clocks, "memory_max");
+  g.clock_event_reasons = r.bool_map(n, "clock_event_reasons");
+  const auto temp = r.child(n, "temperature_c");
+  g.temperature_c = r.opt_narrow<int>(temp, "gpu");
+  g.temperature_slowdown_c = r.opt_narrow<int>(temp, "slowdown");
+  g.temperature_shutdown_c = r.opt_narrow<int>(temp, "shutdown");
+  g.memory_temperature_c = r.opt_narrow<int>(temp, "memory");
+  const auto power = r.child(n, "power_w");
+  g.power_draw_w = r.opt_double(power, "draw");
+  g.power_limit_w = r.opt_double(power, "limit");
+  g.power_max_limit_w = r.opt_double(power, "max_limit");
+  const auto fabric = r.child(n, "fabric");
+  g.fabric_state = r.opt_string(fabric, "state");
+  g.fabric_status = r.opt_string(fabric, "status");
+  g.memory_total_mib = r.opt_int(n, "memory_total_mib");
+  return g;
+}
+
+NvidiaSmiFacts read_smi(JsonReader& r, const Node& n) {
+  NvidiaSmiFacts s;
+  s.driver_version = r.opt_string(n, "driver_version");
+  s.cuda_version = r.opt_string(n, "cuda_version");
+  s.dtd = r.opt_string(n, "dtd");
+  for (auto& g : r.objects(r.child(n, "gpus"))) s.gpus.push_back(read_smi_gpu(r, g));
+  s.source = r.string(n, "source");
+  return s;
+}
+
+std::optional<Reason> reason_from_string(std::string_view s) {
+  constexpr std::array kAll{Reason::absent, Reason::permission_denied, Reason::timed_out,
+                            Reason::malformed, Reason::failed, Reason::not_recorded};
+  for (auto r : kAll)
+    if (to_string(r) == s) return r;
+  return std::nullopt;
+}
+
+Note read_note(JsonReader& r, const Node& n) {
+  Note note;
+  note.subject = r.string(n, "subject");
+  note.item = r.string(n, "item");
+  const auto reason = r.string(n, "reason");
+  if (auto parsed = reason_from_string(reason)) {
+    note.problem.reason = *parsed;
+  } else {
+    const auto c = r.child(n, "reason");
+    r.fail(c.path, "one of absent, permission_denied, timed_out, malformed, failed, not_recorded", c.j);
+  }
+  note.problem.where = r.string(n, "where");
+  note.problem.detail = r.string(n, "detail");
+  return note;
+}
+
+SystemFacts read_system(JsonReader& r, const Node& n) {
+  SystemFacts s;
+  s.hostname = r.opt_string(n, "hostname");
+  s.kernel_release = r.opt_string(n, "kernel_release");
+  s.arch = r.opt_string(n, "arch");
+  const auto os = r.child(n, "os");
+  s.os.id = r.opt_string(os, "id");
+  s.os.version_id = r.opt_string(os, "version_id");
+  s.os.version_codename = r.opt_string(os, "version_codename");
+  s.os.pretty_name = r.opt_string(os, "pretty_name");
+  s.os.source = r.string(os, "source");
+  const auto c = r.child(n, "container");
+  s.container.runtime = r.opt_string(c, "runtime");
+  s.container.evidence = r.strings(c, "evidence");
+  const auto ngc = r.child(c, "ngc");
+  if (!ngc.absent()) {
+    NgcImage image;
+    image.framework = r.opt_string(ngc, "framework");
+    image.version = r.opt_string(ngc, "version");
+    image.build_id = r.opt_string(ngc, "build_id");
+    image.cuda_version = r.opt_string(ngc, "cuda_version");
+    s.container.ngc = image;
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<Facts> facts_from_json(std::string_view text, std::string_view name) {
+  const std::string where(name);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // Only the offset is kept: nlohmann's message repeats the input.
+    return Problem{Reason::malformed, where,
+                   "not valid JSON at byte " + std::to_string(e.byte) + " (a gpucheck facts file is one JSON object)"};
+  }
+  if (!j.is_object()) return Problem{Reason::malformed, where, "top level: expected an object"};
+  const auto schema = j.find("schema");
+  if (schema == j.end() || !schema->is_string())
+    return Problem{Reason::malformed, where, "schema: expected the string \"" + std::string(kFactsSchema) + "\""};
+  if (schema->get<std::string>() != kFactsSchema)
+    return Problem{Reason::malformed, where,
+                   "schema: this gpucheck reads \"" + std::string(kFactsSchema) + "\", the file is \"" +
+                       schema->get<std::string>() + "\" (use the gpucheck that wrote it, or re-run the probe)"};
+
+  JsonReader r(where);
+  const Node root{&j, ""};
+  Facts f;
+  f.system = read_system(r, r.child(root, "system"));
+  for (auto& d : r.objects(r.child(root, "pci"))) f.pci.push_back(read_pci(r, d));
+  f.nvidia_driver = read_driver(r, r.child(root, "nvidia_driver"));
+  if (auto c = r.child(root, "cuda_driver_api"); !c.absent()) f.cuda = read_cuda(r, c);
+  if (auto s = r.child(root, "nvidia_smi"); !s.absent()) f.nvidia_smi = read_smi(r, s);
+  for (auto& s : r.objects(r.child(root, "services"))) {
+    ServiceFacts sv;
+    sv.name = r.string(s, "name");
+    sv.installed = r.boolean(s, "installed");
+    sv.running = r.boolean(s, "running");
+    sv.version = r.opt_string(s, "version");
+    sv.source = r.string(s, "source");
+    f.services.push_back(std::move(sv));
+  }
+  const auto log = r.child(root, "kernel_log");
+  f.kernel_log.read = r.boolean(log, "read");
+  for (auto& x : r.objects(r.child(log, "xid_events"))) {
+    XidEvent e;
+    e.seconds_since_boot = r.opt_double(x, "seconds_since_boot");
+    e.pci_bus_id = r.opt_string(x, "pci_bus_id");
+    e.xid = static_cast<int>(r.integer(x, "xid"));
+    e.message = r.string(x, "message");
+    f.kernel_log.xid_events.push_back(std::move(e));
+  }
+  f.kernel_log.source = r.string(log, "source");
+  f.software = read_software(r, r.child(root, "software"));
+  for (auto& n : r.objects(r.child(root, "notes"))) f.notes.push_back(read_note(r, n));
+  if (r.problem()) return *r.problem();
+  return f;
+}
+
+}  // namespace gpucheck

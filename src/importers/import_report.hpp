@@ -1,0 +1,36 @@
+// Other tools' reports read into Facts, so every command works on a report a
+// user pasted (`--from FILE`): gpucheck's own JSON, PyTorch's and vLLM's
+// collect_env, and nvidia-smi's three outputs. The format is recognised from
+// the content, never the file name. What a report does not contain is left
+// absent, with a note (docs/report-formats.md).
+#pragma once
+
+#include <string_view>
+
+#include "facts/facts.hpp"
+
+namespace gpucheck {
+
+enum class ReportFormat {
+  gpucheck_json,      // gpucheck probe --json
+  torch_collect_env,  // python -m torch.utils.collect_env
+  vllm_collect_env,   // vLLM's collect_env.py
+  nvidia_smi_xml,     // nvidia-smi -q -x
+  nvidia_smi_query,   // nvidia-smi -q
+  nvidia_smi_table,   // nvidia-smi
+};
+
+std::string_view to_string(ReportFormat f);
+
+struct ImportedReport {
+  ReportFormat format;
+  Facts facts;
+};
+
+// `name` is where the text came from (a path, "<stdin>"): it is the Problem's
+// `where` and the prefix of every fact's source. Errors (Reason::malformed):
+// empty or binary input, a format it does not know (the detail lists those
+// it does), or a known format it cannot read (with the field or line).
+Result<ImportedReport> import_report(std::string_view text, std::string_view name);
+
+}  // namespace gpucheck
