@@ -1,0 +1,134 @@
+// `gpucheck verify`: compare a host (or a fleet's reports) with a lock. Exit
+// codes as `check`: 0 no drift, 1 drift, 2 gpucheck could not run.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "importers/import_report.hpp"
+#include "lock/fleet.hpp"
+#include "lock/lockfile.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+struct VerifyArgs {
+  std::string lock = "gpucheck.lock";
+  std::vector<std::string> fleet;
+};
+
+LockContext verify_context() {
+  // The matrix version and check's verdict are wired by the integrator; a
+  // lock compares them only when a run supplies them.
+  return LockContext{GPUCHECK_VERSION, std::nullopt, std::nullopt};
+}
+
+void print_findings(const std::string& lock_name, const std::vector<Finding>& findings) {
+  const auto errors = std::count_if(findings.begin(), findings.end(), [](auto& f) { return f.severity == Severity::error; });
+  if (findings.empty()) {
+    std::cout << "verify " << lock_name << ": no drift\n";
+    return;
+  }
+  std::cout << "verify " << lock_name << ": " << errors << (errors == 1 ? " drift" : " drifts") << " breaking the lock, "
+            << findings.size() - static_cast<std::size_t>(errors) << " within policy\n";
+  for (const auto& f : findings) {
+    std::cout << "  " << (f.severity == Severity::error ? "error" : "info ") << "  [" << f.rule << "] " << f.message << "\n";
+    if (!f.evidence.empty()) std::cout << "         found in: " << f.evidence.front().source << "\n";
+    if (!f.fix.empty()) std::cout << "         fix: " << f.fix << "\n";
+  }
+}
+
+std::vector<std::string> report_files(const std::vector<std::string>& args, std::vector<std::string>& missing) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const auto& a : args) {
+    std::error_code ec;
+    if (fs::is_directory(a, ec)) {
+      std::vector<std::string> found;
+      for (const auto& e : fs::directory_iterator(a, ec))
+        if (e.is_regular_file(ec) && e.path().extension() == ".json") found.push_back(e.path().string());
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(a, ec)) {
+      files.push_back(a);
+    } else {
+      missing.push_back(a);
+    }
+  }
+  return files;
+}
+
+FleetNode verify_report(const Lock& pinned, const std::string& path) {
+  FleetNode node{std::filesystem::path(path).filename().string(), {}, std::nullopt};
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (!in) {
+    node.problem = Problem{Reason::failed, path, "cannot read the report"};
+    return node;
+  }
+  auto imported = import_report(ss.str(), path);
+  if (!imported) {
+    node.problem = imported.problem();
+    return node;
+  }
+  node.findings = compare_lock(pinned, lock_from_facts(imported->facts, verify_context()), node.name);
+  return node;
+}
+
+int run_verify(const GlobalOptions& g, const VerifyArgs& a) {
+  auto pinned = read_lock_file(a.lock);
+  if (!pinned) {
+    std::cerr << "gpucheck: " << pinned.problem().where << ": " << pinned.problem().detail << "\n";
+    return kExitUsage;
+  }
+  if (a.fleet.empty()) {
+    auto facts = acquire_facts(g, g.probe_options());
+    if (!facts) return kExitUsage;
+    const auto findings = compare_lock(*pinned, lock_from_facts(*facts, verify_context()));
+    print_findings(a.lock, findings);
+    return has_errors(findings) ? kExitFindings : kExitOk;
+  }
+  std::vector<std::string> missing;
+  const auto files = report_files(a.fleet, missing);
+  for (const auto& m : missing) std::cerr << "gpucheck: --fleet " << m << ": no such file or directory\n";
+  if (!missing.empty()) return kExitUsage;
+  if (files.empty()) {
+    std::cerr << "gpucheck: --fleet: no *.json reports found\n";
+    return kExitUsage;
+  }
+  std::vector<FleetNode> nodes;
+  nodes.reserve(files.size());
+  for (const auto& f : files) nodes.push_back(verify_report(*pinned, f));
+  const auto groups = group_by_drift(nodes);
+  std::cout << render_fleet(groups, nodes.size(), a.lock);
+  bool drift = false, unreadable = false;
+  for (const auto& g2 : groups) {
+    if (g2.unreadable) unreadable = true;
+    else if (!g2.drifts.empty()) drift = true;
+  }
+  if (drift) return kExitFindings;
+  return unreadable ? kExitUsage : kExitOk;
+}
+
+}  // namespace
+
+void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "verify",
+      "Compare this host (or --root, or a fleet of reports) with a lock written by `gpucheck lock`. Every drift is a "
+      "lock-drift finding. Exit code 0: no drift; 1: a pinned fact breaks its policy; 2: gpucheck could not run "
+      "(unreadable or invalid lock, bad arguments).");
+  auto a = std::make_shared<VerifyArgs>();
+  cmd->add_option("lock", a->lock, "The lockfile (default gpucheck.lock)")->type_name("FILE");
+  cmd->add_option("--fleet", a->fleet,
+                  "Verify these `gpucheck probe --json` reports instead of this host: files, or directories whose "
+                  "*.json files are read; nodes are grouped by the drift they share")
+      ->type_name("DIR_OR_FILE");
+  cmd->callback([&g, &action, a] { action = [&g, a] { return run_verify(g, *a); }; });
+}
+
+}  // namespace gpucheck

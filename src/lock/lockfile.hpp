@@ -1,0 +1,52 @@
+// The lockfile's operations: take the stack out of facts, write it, read it
+// back (errors with file and line), compare it with a host, emit what it
+// implies for pip and for containers. Format and policies: docs/lockfile.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "facts/facts.hpp"
+#include "lock/lock.hpp"
+#include "rules/finding.hpp"
+#include "util/result.hpp"
+
+namespace gpucheck {
+
+// The stack of one host, every field of the schema present (absent facts
+// as `none`), in the schema's order: same facts, same lock.
+Lock lock_from_facts(const Facts& facts, const LockContext& ctx);
+
+// The text form. Deterministic: depends on the lock only.
+std::string render_lock(const Lock& lock);
+
+// Reads the text form; `name` (the file) goes into every error, with the
+// line: "gpucheck.lock:12: unknown policy 'sometimes' …".
+Result<Lock> parse_lock(std::string_view text, std::string_view name);
+
+// Reads a lock file from disk: unreadable, corrupt or invalid are Problems.
+Result<Lock> read_lock_file(const std::string& path);
+
+// Writes `text` to `path` all at once: a temporary file beside it, fsync,
+// rename. On failure the previous file is untouched. Returns the problem.
+std::optional<Problem> write_file_atomically(const std::string& path, std::string_view text);
+
+// Every difference between the pinned lock and the host's (`found`, from
+// lock_from_facts): a Finding of rule and category "lock-drift", severity
+// error when the field's policy is breached, info when the value moved within
+// it. Fields in neither are skipped; a field only the host has is judged
+// as pinned `none` with its default policy.
+std::vector<Finding> compare_lock(const Lock& pinned, const Lock& found, std::string_view scope = "host");
+
+// True when any finding is an error (verify's exit code 1).
+bool has_errors(const std::vector<Finding>& findings);
+
+// A pip constraints file for the pinned Python packages, with the extra index
+// a +cuXXX/+rocmX/+cpu build comes from.
+std::string emit_constraints(const Lock& lock);
+// The NGC image reference the lock implies: "nvcr.io/nvidia/pytorch:24.01-py3".
+Result<std::string> emit_container(const Lock& lock);
+
+}  // namespace gpucheck
