@@ -71,6 +71,8 @@ int run_app(int argc, char** argv) {
   Action action;
   add_probe_command(app, g, action);
   add_snapshot_command(app, g, action);
+  add_lock_command(app, g, action);
+  add_verify_command(app, g, action);
 
   try {
     app.parse(argc, argv);

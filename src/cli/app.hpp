@@ -32,6 +32,8 @@ using Action = std::function<int()>;
 
 void add_probe_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action);
 
 // Opens --root, or prints why it cannot and returns nullptr.
 std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);
