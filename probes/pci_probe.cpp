@@ -53,8 +53,9 @@ void probe_pci(ProbeContext& ctx) {
       continue;
     }
     PciDevice d;
-    // 0x03xxxx: display controllers (VGA 0300, 3D 0302); NVSwitch is a bridge (0680).
-    if (cls->substr(0, 2) == "03") d.kind = "gpu";
+    // 0x03xxxx: display controllers (VGA 0300, 3D 0302, other 0380: MI210/MI250);
+    // 0x12xxxx: processing accelerators (MI300X); NVSwitch is a bridge (0680).
+    if (cls->substr(0, 2) == "03" || cls->substr(0, 2) == "12") d.kind = "gpu";
     else if (*vendor == "10de" && cls->substr(0, 4) == "0680") d.kind = "nvswitch";
     else continue;
     d.address = e.name;

@@ -314,14 +314,16 @@ void judge_requirements(PythonEnv& e, const MarkerEnv& menv) {
   std::unordered_map<std::string, std::optional<Pep440Version>> versions;
   for (auto& d : e.distributions) {
     for (auto& r : d.requires_dist) {
-      auto it = installed.find(r.name);
-      if (it != installed.end()) r.installed = *it->second;
-      if (!r.installed) continue;  // not installed: unknown, not "unsatisfied"
+      r.applies = true;
       if (r.marker) {
         auto mit = markers.find(*r.marker);
         if (mit == markers.end()) mit = markers.emplace(*r.marker, evaluate_marker(*r.marker, menv)).first;
-        if (mit->second != true) continue;  // not required here, or unknown
+        r.applies = mit->second;
       }
+      auto it = installed.find(r.name);
+      if (it != installed.end()) r.installed = *it->second;
+      if (!r.installed) continue;  // not installed: unknown, not "unsatisfied"
+      if (r.applies != true) continue;  // not required here, or unknown
       if (starts_with(r.specifier, "@")) continue;  // a URL requirement: no version to judge
       auto sit = specs.find(r.specifier);
       if (sit == specs.end()) sit = specs.emplace(r.specifier, Pep440Specifier::parse(r.specifier)).first;

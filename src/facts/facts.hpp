@@ -208,6 +208,7 @@ struct Requirement {
   std::string name;                     // normalised: "nvidia-cudnn-cu12"
   std::string specifier;                // "==8.9.2.26"; empty: any version
   std::optional<std::string> marker;    // 'platform_system == "Linux"'
+  std::optional<bool> applies;          // the marker holds here (true when none); nullopt: not evaluable
   std::optional<std::string> installed; // the version installed in the same environment
   std::optional<bool> satisfied;        // nullopt: not installed, or the specifier was not understood
 };

@@ -11,6 +11,7 @@ J requirement_json(const Requirement& r) {
   return J{{"name", r.name},
            {"specifier", r.specifier},
            {"marker", opt(r.marker)},
+           {"applies", opt(r.applies)},
            {"installed", opt(r.installed)},
            {"satisfied", opt(r.satisfied)}};
 }
