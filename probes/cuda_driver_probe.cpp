@@ -4,6 +4,7 @@
 // or crashes on init becomes a note, never a hung pre-flight check.
 #include <nlohmann/json.hpp>
 
+#include "child_answer.hpp"
 #include "cuda_api.hpp"
 #include "host/dynamic_library.hpp"
 #include "parse/nvsmi.hpp"
@@ -86,17 +87,6 @@ std::string query_driver(const std::vector<std::string>& candidates) {
   return out.dump();
 }
 
-template <class T>
-std::optional<T> get(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  try {
-    return it->get<T>();
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
-}
-
 // A toolkit's stub answers 34 to every call, cuGetErrorName included, so it
 // cannot name its own error; cuda.h does (CUDA_ERROR_STUB_LIBRARY = 34).
 std::string init_name_or_why(const CudaDriverApiFacts& c) {
@@ -133,17 +123,17 @@ void probe_cuda_driver_api(ProbeContext& ctx) {
     ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::malformed, kCallKey, std::string("unreadable answer: ") + e.what()});
     return;
   }
-  if (auto err = get<std::string>(j, "load_error")) {
+  if (auto err = answer_field<std::string>(j, "load_error")) {
     ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::failed, lib.path.value_or("libcuda.so.1"), "dlopen failed: " + *err});
     return;
   }
   CudaDriverApiFacts c;
-  c.library = get<std::string>(j, "library");
-  c.init_code = get<int>(j, "init_code");
-  c.init_name = get<std::string>(j, "init_name");
-  c.init_message = get<std::string>(j, "init_message");
-  if (auto v = get<int>(j, "driver_version")) c.driver_version = Version::from_cuda_int(*v).text();
-  if (auto m = get<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty()) {
+  c.library = answer_field<std::string>(j, "library");
+  c.init_code = answer_field<int>(j, "init_code");
+  c.init_name = answer_field<std::string>(j, "init_name");
+  c.init_message = answer_field<std::string>(j, "init_message");
+  if (auto v = answer_field<int>(j, "driver_version")) c.driver_version = Version::from_cuda_int(*v).text();
+  if (auto m = answer_field<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty()) {
     std::string names;
     for (auto& s : *m) names += (names.empty() ? "" : ", ") + s;
     ctx.note("cuda_driver_api", "driver entry points", Problem{Reason::absent, c.library.value_or("libcuda"), "the library lacks " + names});
@@ -156,13 +146,13 @@ void probe_cuda_driver_api(ProbeContext& ctx) {
   if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) {
     for (auto& d : *devs) {
       CudaDevice cd;
-      cd.ordinal = get<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
-      cd.name = get<std::string>(d, "name");
-      cd.uuid = get<std::string>(d, "uuid");
-      cd.compute_capability = get<std::string>(d, "compute_capability");
-      cd.sm_count = get<int>(d, "sm_count");
-      cd.memory_bytes = get<std::uint64_t>(d, "memory_bytes");
-      if (auto b = get<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_bus_id(*b);
+      cd.ordinal = answer_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
+      cd.name = answer_field<std::string>(d, "name");
+      cd.uuid = answer_field<std::string>(d, "uuid");
+      cd.compute_capability = answer_field<std::string>(d, "compute_capability");
+      cd.sm_count = answer_field<int>(d, "sm_count");
+      cd.memory_bytes = answer_field<std::uint64_t>(d, "memory_bytes");
+      if (auto b = answer_field<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_bus_id(*b);
       c.devices.push_back(std::move(cd));
     }
   }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "child_answer.hpp"
 #include "host/dynamic_library.hpp"
 #include "parse/rocm_files.hpp"
 #include "probe.hpp"
@@ -94,17 +95,6 @@ std::string query_smi(const std::vector<std::string>& candidates) {
   }
   if (auto e = err.text(); !e.empty()) out["stderr"] = e;
   return out.dump();
-}
-
-template <class T>
-std::optional<T> get(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  try {
-    return it->get<T>();
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
 }
 
 bool all_digits(std::string_view s) {
@@ -392,21 +382,21 @@ void query_rocm_smi(ProbeContext& ctx, RocmFacts& r, const std::vector<std::stri
     ctx.note(kSubject, "ROCm SMI", Problem{Reason::malformed, kCallKey, "the answer is not a JSON object"});
     return;
   }
-  if (auto err = get<std::string>(j, "load_error")) {
+  if (auto err = answer_field<std::string>(j, "load_error")) {
     ctx.note(kSubject, "ROCm SMI", Problem{Reason::failed, candidates.front(), "dlopen failed: " + *err});
     return;
   }
   RocmSmiFacts s;
-  s.library = get<std::string>(j, "library");
+  s.library = answer_field<std::string>(j, "library");
   // rsmi_status_t is unsigned; RSMI_STATUS_UNKNOWN_ERROR (0xFFFFFFFF) reads as -1.
-  if (auto st = get<std::uint32_t>(j, "init_status")) s.init_status = static_cast<int>(*st);
-  s.init_message = get<std::string>(j, "init_message");
-  s.version = get<std::string>(j, "version");
-  if (auto n = get<std::uint32_t>(j, "device_count")) s.device_count = static_cast<int>(std::min<std::uint32_t>(*n, 1u << 30));
+  if (auto st = answer_field<std::uint32_t>(j, "init_status")) s.init_status = static_cast<int>(*st);
+  s.init_message = answer_field<std::string>(j, "init_message");
+  s.version = answer_field<std::string>(j, "version");
+  if (auto n = answer_field<std::uint32_t>(j, "device_count")) s.device_count = static_cast<int>(std::min<std::uint32_t>(*n, 1u << 30));
   const std::string lib = s.library.value_or(candidates.front());
-  if (auto m = get<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty())
+  if (auto m = answer_field<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty())
     ctx.note(kSubject, "ROCm SMI entry points", Problem{Reason::absent, lib, "the library lacks " + join(*m, ", ")});
-  const auto said = first_line(get<std::string>(j, "stderr").value_or(""));
+  const auto said = first_line(answer_field<std::string>(j, "stderr").value_or(""));
   if (s.init_status && *s.init_status != 0) {
     ctx.note(kSubject, "rsmi_init",
              Problem{Reason::failed, lib,

@@ -68,6 +68,8 @@ void python_section(Writer& w, const Facts& f) {
           w.fact("  unmet pin", d.name + " " + d.version + " requires " + r.name + r.specifier + ", installed " +
                                     r.installed.value_or("none"), d.source);
     for (auto& v : e.loader) loader_lines(w, v);
+    if (e.loader.empty() && !e.frameworks.empty())
+      w.fact("  loader", "no framework object here links a CUDA or ROCm library", "a CPU-only build, or none of its shared objects found");
     if (e.deep) deep_lines(w, *e.deep);
   }
 }

@@ -26,15 +26,18 @@ void rocm_section(Writer& w, const Facts& f) {
   const auto& r = f.software.rocm;
   if (no_rocm(r)) return;
   w.section("ROCm");
-  if (r.installs.empty()) w.fact("Installs", "none found");
+  // A host with only Debian's librocm-smi (a dependency of other packages)
+  // gets that one line, not three lines of "none".
+  const bool smi_only = r.installs.empty() && !r.amdgpu_module_version && r.gpu_nodes.empty() && !r.hip_version;
+  if (r.installs.empty() && !smi_only) w.fact("Installs", "none found");
   for (auto& i : r.installs) {
     std::string v = or_unknown(i.version, "version unknown");
     if (i.active) v += "  " + w.style().good("active");
     w.fact(i.root, v, i.version_source.value_or(""));
   }
   if (r.hip_version) w.fact("HIP", *r.hip_version);
-  w.fact("amdgpu module", or_unknown(r.amdgpu_module_version, "version unknown"));
-  if (r.gpu_nodes.empty()) w.fact("GPU nodes", "none in the KFD topology");
+  if (!smi_only) w.fact("amdgpu module", or_unknown(r.amdgpu_module_version, "version unknown"));
+  if (r.gpu_nodes.empty() && !smi_only) w.fact("GPU nodes", "none in the KFD topology");
   // Eight identical GPUs read as one line, not eight.
   std::map<std::string, std::vector<int>> same;
   std::vector<std::string> order;
