@@ -1,0 +1,124 @@
+#include "matrix/lookup.hpp"
+
+#include <algorithm>
+
+#include "util/strings.hpp"
+#include "util/version.hpp"
+
+namespace gpucheck {
+namespace {
+
+// Python distribution names compare case-insensitively with '_' as '-' (PEP 503).
+std::string normalized_name(std::string_view s) {
+  auto out = to_lower(s);
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+bool same_major_minor(const Version& a, const Version& b) { return a.major() == b.major() && a.minor() == b.minor(); }
+
+}  // namespace
+
+const GpuModel* find_gpu_by_id(const Matrix& m, std::string_view id) {
+  for (const auto& g : m.gpus)
+    if (g.id == id) return &g;
+  return nullptr;
+}
+
+const GpuModel* find_gpu_by_pci_id(const Matrix& m, std::string_view pci_id) {
+  const auto wanted = to_lower(trim(pci_id));
+  for (const auto& g : m.gpus)
+    for (const auto& id : g.pci_ids)
+      if (to_lower(id) == wanted) return &g;
+  return nullptr;
+}
+
+const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name) {
+  const auto name = to_lower(trim(product_name));
+  if (name.empty()) return nullptr;
+  for (const auto& g : m.gpus)
+    if (to_lower(g.name) == name) return &g;
+  const GpuModel* best = nullptr;
+  std::size_t best_length = 0;
+  for (const auto& g : m.gpus)
+    for (const auto& p : g.name_patterns)
+      if (p.size() > best_length && name.find(p) != std::string::npos) {
+        best = &g;
+        best_length = p.size();
+      }
+  return best;
+}
+
+const ArchPrecisions* find_arch_precisions(const Matrix& m, std::string_view compute_capability) {
+  const auto wanted = Version::parse(trim(compute_capability));
+  if (!wanted) return nullptr;
+  for (const auto& a : m.arch_precisions) {
+    const auto cc = Version::parse(a.compute_capability);
+    if (cc && same_major_minor(*cc, *wanted)) return &a;
+  }
+  return nullptr;
+}
+
+const CudaRelease* find_cuda_release(const Matrix& m, std::string_view cuda_version) {
+  const auto wanted = Version::parse(trim(cuda_version));
+  if (!wanted) return nullptr;
+  const CudaRelease* lowest = nullptr;
+  std::optional<Version> lowest_version;
+  for (const auto& r : m.cuda_releases) {
+    const auto v = Version::parse(r.version);
+    if (!v || !same_major_minor(*v, *wanted)) continue;
+    // Exact only when the query names a patch: "12.1" means the family of 12.1.x.
+    if (wanted->parts().size() >= 3 && *v == *wanted) return &r;
+    if (!lowest_version || *v < *lowest_version) {
+      lowest = &r;
+      lowest_version = v;
+    }
+  }
+  return lowest;
+}
+
+const CudaFamily* find_cuda_family(const Matrix& m, int major) {
+  for (const auto& f : m.cuda_families)
+    if (f.major == major) return &f;
+  return nullptr;
+}
+
+std::string_view variant_of_version(std::string_view installed_version) {
+  const auto plus = installed_version.find('+');
+  return plus == std::string_view::npos ? std::string_view{} : installed_version.substr(plus + 1);
+}
+
+std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, std::string_view framework,
+                                                             std::string_view installed_version,
+                                                             std::string_view variant) {
+  std::vector<const FrameworkVariant*> out;
+  const auto installed = Version::parse(trim(installed_version));
+  if (!installed) return out;
+  const auto name = normalized_name(framework);
+  for (const auto& f : m.frameworks) {
+    if (normalized_name(f.framework) != name || f.variant != variant) continue;
+    const auto v = Version::parse(f.version);
+    if (!v || v->parts().size() > installed->parts().size()) continue;
+    if (std::equal(v->parts().begin(), v->parts().end(), installed->parts().begin())) out.push_back(&f);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const FrameworkVariant* a, const FrameworkVariant* b) {
+    return Version::parse(a->version)->parts().size() > Version::parse(b->version)->parts().size();
+  });
+  return out;
+}
+
+std::vector<const NgcRelease*> find_ngc_releases(const Matrix& m, std::string_view framework) {
+  std::vector<const NgcRelease*> out;
+  const auto name = to_lower(framework);
+  for (const auto& n : m.ngc)
+    if (to_lower(n.framework) == name) out.push_back(&n);
+  std::stable_sort(out.begin(), out.end(), [](const NgcRelease* a, const NgcRelease* b) {
+    const auto va = Version::parse(a->release), vb = Version::parse(b->release);
+    if (va.has_value() != vb.has_value()) return va.has_value();  // unparsable last
+    if (va && *va != *vb) return *va > *vb;
+    return a->tag > b->tag;
+  });
+  return out;
+}
+
+}  // namespace gpucheck

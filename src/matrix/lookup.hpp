@@ -1,0 +1,44 @@
+// Questions asked of the matrix: which GPU model is this, what can its
+// architecture do, what does this CUDA release need, which framework build is
+// installed. Pure functions; pointers are into the Matrix, nullptr when unknown.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "matrix/matrix.hpp"
+
+namespace gpucheck {
+
+const GpuModel* find_gpu_by_id(const Matrix& m, std::string_view id);
+// "10de:2330", either case.
+const GpuModel* find_gpu_by_pci_id(const Matrix& m, std::string_view pci_id);
+// nvidia-smi's product name ("NVIDIA H100 80GB HBM3"): a model whose name is
+// the same (ignoring case) wins; else the longest of the name_patterns found
+// in the lower-cased name, the first model listed on a tie.
+const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name);
+
+// By major.minor: "8.6" and "8.60" are the same architecture.
+const ArchPrecisions* find_arch_precisions(const Matrix& m, std::string_view compute_capability);
+
+// The lowest release of the same major.minor ("12.1" and nvcc's "12.1.105"
+// both find 12.1.0 when the matrix lists 12.1.0 and 12.1.1), except that a
+// version with a patch finds that very release when it is listed ("12.1.1").
+const CudaRelease* find_cuda_release(const Matrix& m, std::string_view cuda_version);
+const CudaFamily* find_cuda_family(const Matrix& m, int major);
+
+// The builds of `framework` (compared ignoring case, '_' as '-') for an
+// installed version such as "2.1.0+cu121" and a variant such as "cu121": an
+// entry's version matches when its components lead the installed one ("2.1"
+// matches 2.1.x, "2.1.0" only 2.1.0; the local "+cu121" does not count).
+// Most specific entry (most version components) first, then matrix order.
+std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, std::string_view framework,
+                                                             std::string_view installed_version,
+                                                             std::string_view variant);
+// The variant a local version names: "2.1.0+cu121" -> "cu121"; "" when none.
+std::string_view variant_of_version(std::string_view installed_version);
+
+// NGC releases of a framework ("pytorch"), newest release first.
+std::vector<const NgcRelease*> find_ngc_releases(const Matrix& m, std::string_view framework);
+
+}  // namespace gpucheck

@@ -1,0 +1,26 @@
+// The JSON documents a matrix is read from: the copies compiled into the
+// binary, or the files of a directory (or one file) given on the command line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "util/result.hpp"
+
+namespace gpucheck {
+
+struct MatrixDocument {
+  std::string name;  // the file path, or "embedded:matrix/gpus.json"
+  std::string text;
+};
+
+// Every matrix/**/*.json of the source tree as it was at build time, in
+// relative-path order (cmake/embed_matrix.cmake generates the data).
+std::vector<MatrixDocument> embedded_matrix_documents();
+
+// A single file (which may hold every section), or every *.json beneath a
+// directory sorted by relative path so that the order never depends on the
+// filesystem.
+Result<std::vector<MatrixDocument>> read_matrix_documents(const std::string& path);
+
+}  // namespace gpucheck

@@ -1,0 +1,42 @@
+// The value formats the matrix accepts. Each check returns nullopt when the
+// text is acceptable, else what was expected (for the error's detail).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpucheck::matrix_values {
+
+using Check = std::optional<std::string> (*)(std::string_view);
+
+// "12.4.1", "550.54.15", "545": numbers separated by dots, nothing else.
+std::optional<std::string> plain_version(std::string_view s);
+// "2.2.0a0+81ea7a4": starts like a version; a suffix is kept (NGC's builds).
+std::optional<std::string> version_with_suffix(std::string_view s);
+// "9.0": major.minor, both numbers.
+std::optional<std::string> compute_capability(std::string_view s);
+// "https://host/...": no other scheme, no spaces.
+std::optional<std::string> https_url(std::string_view s);
+// "2026-11-29"
+std::optional<std::string> iso_date(std::string_view s);
+// "2024-04" or "2024-04-11"
+std::optional<std::string> year_month(std::string_view s);
+// "10de:2330" (either case)
+std::optional<std::string> pci_id(std::string_view s);
+// "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "fp6", "fp4", "int8", "int4"
+std::optional<std::string> precision(std::string_view s);
+// "h100-sxm5-80gb", "flash-attn": lower case letters, digits, '.', '_', '-'
+std::optional<std::string> identifier(std::string_view s);
+// "cu121", "rocm6.0", "cpu", or "" for a framework with one build
+std::optional<std::string> variant(std::string_view s);
+// "nvidia" or "amd"
+std::optional<std::string> vendor(std::string_view s);
+// "gfx942", "gfx90a"
+std::optional<std::string> gfx_target(std::string_view s);
+// a substring of nvidia-smi's product name, matched after lower-casing it
+std::optional<std::string> name_pattern(std::string_view s);
+// anything but the empty string
+std::optional<std::string> non_empty(std::string_view s);
+
+}  // namespace gpucheck::matrix_values

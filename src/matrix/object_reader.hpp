@@ -1,0 +1,65 @@
+// Reads the members of one JSON object of the matrix into a struct, checking
+// each value's type and format, and records every problem instead of stopping
+// at the first, so one validation run lists everything a data file gets wrong.
+// The keys it was asked for are the allowed keys: any other key is reported,
+// with the nearest allowed spelling.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "matrix/matrix_values.hpp"
+#include "util/result.hpp"
+
+namespace gpucheck {
+
+class ObjectReader {
+ public:
+  // `object` must be a JSON object; `document` and `pointer` name it in errors.
+  ObjectReader(const nlohmann::json& object, std::string document, std::string pointer, std::vector<Problem>& problems);
+
+  // Strings: required ones must be present; all must pass `check`.
+  void string(const char* key, std::string& out, matrix_values::Check check);
+  void optional_string(const char* key, std::optional<std::string>& out, matrix_values::Check check);
+  // Absent means keep `out`'s default.
+  void defaulted_string(const char* key, std::string& out, matrix_values::Check check);
+  void string_list(const char* key, std::vector<std::string>& out, matrix_values::Check check, bool required);
+  // A non-empty array of https:// URLs, always required.
+  void sources(std::vector<std::string>& out);
+
+  void integer(const char* key, int& out, int min, int max);
+  void optional_number(const char* key, std::optional<double>& out);
+  void boolean(const char* key, bool& out);
+  // An object of name -> positive number, names passing `check`.
+  void number_map(const char* key, std::map<std::string, double>& out, matrix_values::Check check);
+
+  // Reports the keys that none of the calls above asked for.
+  void reject_unknown_keys();
+
+  std::string where(const std::string& key) const;
+  std::string where_index(const std::string& key, std::size_t index) const;
+
+ private:
+  const nlohmann::json* member(const char* key, bool required, const char* expected);
+  void problem(std::string where, std::string detail);
+  bool check_string(const nlohmann::json& v, const std::string& at, matrix_values::Check check, std::string& out);
+
+  const nlohmann::json& object_;
+  std::string document_;
+  std::string pointer_;
+  std::vector<Problem>& problems_;
+  std::vector<std::string> allowed_;
+};
+
+// "a string \"abc\"", "a number 12", "an array", … for "expected X, found Y".
+std::string describe_json(const nlohmann::json& v);
+
+// The allowed key within two edits of `key` (or equal ignoring case), if any.
+std::optional<std::string> nearest_key(const std::string& key, const std::vector<std::string>& allowed);
+
+}  // namespace gpucheck
