@@ -56,9 +56,9 @@ const Matrix& synthetic_matrix() {
         {"framework": "pytorch", "tag": "23.12-py3", "release": "23.12", "min_driver": "545", "sources": ["https://example.com/synthetic"]}
       ]
     })";
-    auto m = parse_matrix({MatrixDocument{"synthetic-lookup.json", text}});
-    if (!m) throw std::runtime_error(m.problem().where + ": " + m.problem().detail);
-    return std::move(m).value();
+    auto loaded = parse_matrix({MatrixDocument{"synthetic-lookup.json", text}});
+    if (!loaded) throw std::runtime_error(loaded.problem().where + ": " + loaded.problem().detail);
+    return std::move(loaded).value();
   }();
   return m;
 }
@@ -168,4 +168,19 @@ TEST_CASE("matrix lookup: NGC releases newest first", "[matrix][lookup]") {
   CHECK(found[2]->tag == "23.10-py3");
   CHECK(find_ngc_releases(m, "tensorflow").size() == 1);
   CHECK(find_ngc_releases(m, "jax").empty());
+}
+
+TEST_CASE("matrix lookup: the embedded matrix identifies each GPU unambiguously", "[matrix][lookup][embedded]") {
+  const auto loaded = load_embedded_matrix();
+  REQUIRE(loaded.ok());
+  const Matrix& m = loaded.value();
+  for (const auto& g : m.gpus) {
+    INFO("gpu " << g.id);
+    // A PCI id or name pattern listed twice would make the first model win silently.
+    for (const auto& id : g.pci_ids) CHECK(id_of(find_gpu_by_pci_id(m, id)) == g.id);
+    for (const auto& p : g.name_patterns) CHECK(id_of(find_gpu_by_name(m, p)) == g.id);
+    CHECK(id_of(find_gpu_by_name(m, g.name)) == g.id);
+    // The kernel checks ask for the precisions of every NVIDIA model's architecture.
+    if (g.compute_capability) CHECK(find_arch_precisions(m, *g.compute_capability) != nullptr);
+  }
 }
