@@ -1,0 +1,99 @@
+// Facts from the kernel checks (`gpucheck kernels`): per GPU, per precision,
+// did the driver's JIT take the PTX, is the result right against a CPU
+// reference, and how fast was it against the datasheet. Field meanings:
+// docs/kernels.md. Absent means not measured; `status` says why.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpucheck {
+
+// One precision on one GPU.
+struct KernelCheck {
+  std::string precision;            // "fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "fp6", "fp4"
+  // passed, failed (wrong results), jit_failed, launch_failed, timed_out,
+  // crashed, context_error, not_expected (the architecture lacks it and no
+  // kernel can run), not_implemented (expected, but gpucheck has no kernel yet), skipped
+  std::string status;
+  std::optional<std::string> reason;          // why it was not run, or what went wrong, in words
+  bool expected = false;                      // the architecture should have this precision
+  std::string expected_source;                // "matrix" or "ptx_target" (no matrix: what the PTX can express)
+  std::optional<std::string> kernel;          // .entry name
+  std::optional<std::string> instruction;     // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+  std::optional<std::string> ptx_target;      // declared .target: "sm_80"
+  std::optional<std::string> ptx_version;     // declared .version: "7.0"
+  std::optional<bool> jit_ok;
+  std::optional<int> jit_code;                // CUresult of cuModuleLoadDataEx
+  std::optional<std::string> jit_error;       // error name and the JIT's error log
+  std::optional<int> launch_code;             // CUresult of the launch or the synchronisation after it
+  std::optional<std::string> launch_error;
+  std::optional<bool> correct;
+  std::optional<std::uint64_t> elements_checked, elements_wrong, elements_unwritten, elements_nan;
+  std::optional<double> max_abs_error;
+  std::optional<std::string> tolerance;       // the rule, in words
+  std::optional<std::string> first_mismatch;
+  std::optional<double> tflops;               // measured (TOPS for int8)
+  std::optional<double> datasheet_tflops;     // from the matrix
+  std::optional<double> ratio;                // tflops / datasheet_tflops
+  std::optional<double> seconds;              // the timed run
+  std::optional<std::uint64_t> throughput_unwritten;  // outputs the timed run left poisoned or NaN
+};
+
+// Memory bandwidth: device copy (bytes read + written), host to device, device to host.
+struct BandwidthCheck {
+  std::string kind;                           // "device_copy", "host_to_device", "device_to_host"
+  std::string status;                         // passed, failed, launch_failed, timed_out, crashed, context_error
+  std::optional<std::string> reason;
+  std::optional<std::uint64_t> bytes;         // moved per timed repetition (copy: read + written)
+  std::optional<double> gbs;                  // GB/s, decimal
+  std::optional<double> expected_gbs;         // datasheet (device) or PCIe link (host)
+  std::optional<std::string> expected_source; // "matrix", "pcie gen4 x16", …
+  std::optional<double> ratio;
+  std::optional<bool> correct;                // the copied data arrived intact
+};
+
+// A sample of the sustained mode (--duration).
+struct SustainedSample {
+  double t_s = 0;
+  std::optional<double> tflops;
+  std::optional<int> sm_clock_mhz, mem_clock_mhz, temperature_c;
+  std::optional<double> power_w;
+  std::optional<std::uint64_t> throttle_reasons;  // nvmlClocksEventReasons bit mask
+};
+
+struct SustainedRun {
+  std::string precision;
+  double duration_s = 0;
+  std::vector<SustainedSample> samples;
+  std::optional<std::string> telemetry;       // NVML's absence or failure, in words
+};
+
+struct GpuKernelFacts {
+  std::optional<int> ordinal;                 // CUDA ordinal, after CUDA_VISIBLE_DEVICES
+  std::string vendor;                         // "nvidia", "amd"
+  std::optional<std::string> name, uuid, pci_bus_id, compute_capability;
+  std::optional<int> sm_count;
+  bool mig = false;                           // a MIG instance: datasheet ratios are of the whole GPU
+  std::optional<std::string> model;           // matrix GpuModel id
+  std::optional<std::string> architecture;
+  std::string status;                         // "ran", "waived", "failed" (could not run at all)
+  std::optional<std::string> reason;          // why waived or failed
+  int child_restarts = 0;                     // children started again after a hang or crash
+  std::vector<KernelCheck> checks;
+  std::vector<BandwidthCheck> bandwidth;
+  std::optional<SustainedRun> sustained;
+};
+
+struct KernelFacts {
+  std::optional<std::string> library;          // the libcuda that ran them
+  std::optional<std::string> driver_version;   // cuDriverGetVersion: "12.2"
+  std::optional<std::string> cuda_visible_devices;
+  std::optional<std::string> error;            // why nothing could run (no libcuda, cuInit failed)
+  std::optional<std::string> matrix_version;   // the matrix the expectations came from
+  std::vector<GpuKernelFacts> gpus;
+};
+
+}  // namespace gpucheck

@@ -1,0 +1,98 @@
+// The CUDA Driver API entry points the kernel checks call, once, as an
+// X-macro: X(name, return, parameters). A clean-room minimum with the
+// signatures of NVIDIA's cuda.h (https://docs.nvidia.com/cuda/cuda-driver-api/);
+// libcuda is only ever dlopen'ed, in a child process.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "host/dynamic_library.hpp"
+
+namespace gpucheck::kernels::cu {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUevent_st;
+struct CUstream_st;
+using CUcontext = CUctx_st*;
+using CUmodule = CUmod_st*;
+using CUfunction = CUfunc_st*;
+using CUevent = CUevent_st*;
+using CUstream = CUstream_st*;
+using CUjit_option = int;
+struct CUuuid {
+  char bytes[16];
+};
+
+// CUjit_option values (cuda.h).
+inline constexpr CUjit_option kJitInfoLogBuffer = 3;
+inline constexpr CUjit_option kJitInfoLogBufferSize = 4;
+inline constexpr CUjit_option kJitErrorLogBuffer = 5;
+inline constexpr CUjit_option kJitErrorLogBufferSize = 6;
+// CUdevice_attribute values (cuda.h).
+inline constexpr int kAttrMultiprocessorCount = 16;
+inline constexpr int kAttrComputeCapabilityMajor = 75;
+inline constexpr int kAttrComputeCapabilityMinor = 76;
+
+#define GPUCHECK_KERNEL_ENTRY_POINTS(X)                                                               \
+  X(cuInit, CUresult, (unsigned int))                                                                 \
+  X(cuDriverGetVersion, CUresult, (int*))                                                             \
+  X(cuGetErrorName, CUresult, (CUresult, const char**))                                               \
+  X(cuDeviceGetCount, CUresult, (int*))                                                               \
+  X(cuDeviceGet, CUresult, (CUdevice*, int))                                                          \
+  X(cuDeviceGetName, CUresult, (char*, int, CUdevice))                                                \
+  X(cuDeviceGetUuid, CUresult, (CUuuid*, CUdevice))                                                   \
+  X(cuDeviceGetAttribute, CUresult, (int*, int, CUdevice))                                            \
+  X(cuDeviceGetPCIBusId, CUresult, (char*, int, CUdevice))                                            \
+  X(cuDevicePrimaryCtxRetain, CUresult, (CUcontext*, CUdevice))                                       \
+  X(cuDevicePrimaryCtxRelease_v2, CUresult, (CUdevice))                                               \
+  X(cuCtxSetCurrent, CUresult, (CUcontext))                                                           \
+  X(cuCtxSynchronize, CUresult, ())                                                                   \
+  X(cuModuleLoadDataEx, CUresult, (CUmodule*, const void*, unsigned int, CUjit_option*, void**))      \
+  X(cuModuleGetFunction, CUresult, (CUfunction*, CUmodule, const char*))                              \
+  X(cuModuleUnload, CUresult, (CUmodule))                                                             \
+  X(cuMemAlloc_v2, CUresult, (CUdeviceptr*, std::size_t))                                             \
+  X(cuMemFree_v2, CUresult, (CUdeviceptr))                                                            \
+  X(cuMemAllocHost_v2, CUresult, (void**, std::size_t))                                               \
+  X(cuMemFreeHost, CUresult, (void*))                                                                 \
+  X(cuMemcpyHtoD_v2, CUresult, (CUdeviceptr, const void*, std::size_t))                               \
+  X(cuMemcpyDtoH_v2, CUresult, (void*, CUdeviceptr, std::size_t))                                    \
+  X(cuMemsetD32_v2, CUresult, (CUdeviceptr, unsigned int, std::size_t))                               \
+  X(cuLaunchKernel, CUresult,                                                                         \
+    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**, \
+     void**))                                                                                         \
+  X(cuEventCreate, CUresult, (CUevent*, unsigned int))                                                \
+  X(cuEventRecord, CUresult, (CUevent, CUstream))                                                     \
+  X(cuEventSynchronize, CUresult, (CUevent))                                                          \
+  X(cuEventElapsedTime, CUresult, (float*, CUevent, CUevent))                                         \
+  X(cuEventDestroy_v2, CUresult, (CUevent))
+
+struct Api {
+#define GPUCHECK_DECLARE(name, ret, params) ret(*name) params = nullptr;
+  GPUCHECK_KERNEL_ENTRY_POINTS(GPUCHECK_DECLARE)
+#undef GPUCHECK_DECLARE
+  // "CUDA_ERROR_ILLEGAL_ADDRESS", or the number when the driver cannot name it.
+  std::string error_name(CUresult r) const {
+    const char* s = nullptr;
+    if (cuGetErrorName && cuGetErrorName(r, &s) == 0 && s) return s;
+    return "CUresult " + std::to_string(r);
+  }
+};
+
+// Resolves every entry point; the names it could not find, comma-separated.
+inline std::string resolve(const DynamicLibrary& lib, Api& api) {
+  std::string missing;
+#define GPUCHECK_RESOLVE(name, ret, params)                                          \
+  api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name));                     \
+  if (!api.name) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+  GPUCHECK_KERNEL_ENTRY_POINTS(GPUCHECK_RESOLVE)
+#undef GPUCHECK_RESOLVE
+  return missing;
+}
+
+}  // namespace gpucheck::kernels::cu

@@ -1,0 +1,401 @@
+// The parent side of the kernel checks: list the devices in one child, plan
+// each device's steps from the matrix and the PTX targets, run them in a
+// watched child per device (a fresh child after a hang, crash or context
+// error, for the steps left), and turn the answers into facts.
+#include "kernels/run.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+#include "kernels/catalog.hpp"
+#include "util/version.hpp"
+
+namespace gpucheck::kernels {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+std::optional<T> get(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "00000000:18:00.0" (CUDA) and "0000:18:00.0" (sysfs) name the same device.
+std::string normalize_bus(const std::string& b) {
+  const auto colon = b.find(':');
+  if (colon == std::string::npos) return lower(b);
+  std::string domain = b.substr(0, colon);
+  while (domain.size() > 4 && domain[0] == '0') domain.erase(0, 1);
+  return lower(domain + b.substr(colon));
+}
+
+// The matrix names FP8 once; both encodings run on the same units.
+std::string matrix_key(const std::string& precision) {
+  return precision.rfind("fp8", 0) == 0 ? "fp8" : precision;
+}
+
+const ArchPrecisions* find_arch(const Matrix* m, const std::string& cc) {
+  if (!m) return nullptr;
+  for (auto& a : m->arch_precisions)
+    if (a.compute_capability == cc) return &a;
+  return nullptr;
+}
+
+const GpuModel* find_model(const Matrix* m, const std::string& name, const std::optional<std::string>& pci_id) {
+  if (!m) return nullptr;
+  const std::string n = lower(name);
+  // A MIG instance is named after its GPU ("NVIDIA A100-SXM4-40GB MIG 1g.5gb").
+  for (auto& g : m->gpus)
+    if (pci_id && std::find(g.pci_ids.begin(), g.pci_ids.end(), *pci_id) != g.pci_ids.end()) return &g;
+  for (auto& g : m->gpus)
+    for (auto& p : g.name_patterns)
+      if (!p.empty() && n.find(lower(p)) != std::string::npos) return &g;
+  return nullptr;
+}
+
+// The variant of a precision for this device: the newest target it can run.
+const KernelSpec* pick(const std::string& precision, int cc) {
+  const KernelSpec* best = nullptr;
+  for (auto& k : all_kernels()) {
+    if (precision != k.precision) continue;
+    const std::string t = k.target;
+    const bool arch_specific = t.back() == 'a';
+    const int tn = target_number(k);
+    if (arch_specific ? tn != cc : tn > cc) continue;
+    if (!best || tn > target_number(*best)) best = &k;
+  }
+  return best;
+}
+
+struct Plan {
+  std::vector<std::string> steps;
+  std::map<std::string, std::size_t> check_of_step;  // step -> index in gpu.checks
+};
+
+Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
+  Plan plan;
+  const int cc = cc_number(gpu.compute_capability.value_or(""));
+  const ArchPrecisions* arch = find_arch(req.matrix, gpu.compute_capability.value_or(""));
+  if (arch) gpu.architecture = arch->architecture;
+  for (const auto& p : all_precisions()) {
+    if (!req.precisions.empty() && std::find(req.precisions.begin(), req.precisions.end(), p) == req.precisions.end())
+      continue;
+    KernelCheck c;
+    c.precision = p;
+    const KernelSpec* k = pick(p, cc);
+    if (arch) {
+      c.expected = std::find(arch->precisions.begin(), arch->precisions.end(), matrix_key(p)) != arch->precisions.end();
+      c.expected_source = "matrix";
+    } else {
+      c.expected = k != nullptr;
+      c.expected_source = "ptx_target";
+    }
+    if ((p == "fp4" || p == "fp6") && !c.expected) continue;  // only worth a line where the hardware has them
+    if (k) {
+      c.kernel = k->entry;
+      c.instruction = k->instruction;
+      c.ptx_target = k->target;
+      c.ptx_version = k->isa;
+      c.status = "not_run";
+      plan.check_of_step[k->entry] = gpu.checks.size();
+      plan.steps.push_back(k->entry);
+    } else if (c.expected) {
+      c.status = "not_implemented";
+      c.reason = "the architecture has " + p + " but gpucheck has no kernel for it yet";
+    } else {
+      c.status = "not_expected";
+      c.reason = "compute capability " + gpu.compute_capability.value_or("?") + " has no " + p +
+                 " instruction that gpucheck's kernels use";
+    }
+    gpu.checks.push_back(std::move(c));
+  }
+  if (req.precisions.empty() || std::find(req.precisions.begin(), req.precisions.end(), "bandwidth") != req.precisions.end())
+    plan.steps.push_back("bandwidth");
+  return plan;
+}
+
+void fill_check(KernelCheck& c, const json& r) {
+  if (auto s = get<std::string>(r, "status")) c.status = *s;
+  if (auto s = get<std::string>(r, "reason")) c.reason = *s;
+  c.jit_ok = get<bool>(r, "jit_ok");
+  c.jit_code = get<int>(r, "jit_code");
+  c.jit_error = get<std::string>(r, "jit_error");
+  c.launch_code = get<int>(r, "launch_code");
+  c.launch_error = get<std::string>(r, "launch_error");
+  c.correct = get<bool>(r, "correct");
+  c.elements_checked = get<std::uint64_t>(r, "elements_checked");
+  c.elements_wrong = get<std::uint64_t>(r, "elements_wrong");
+  c.elements_unwritten = get<std::uint64_t>(r, "elements_unwritten");
+  c.elements_nan = get<std::uint64_t>(r, "elements_nan");
+  c.max_abs_error = get<double>(r, "max_abs_error");
+  c.tolerance = get<std::string>(r, "tolerance");
+  c.first_mismatch = get<std::string>(r, "first_mismatch");
+  c.tflops = get<double>(r, "tflops");
+  c.seconds = get<double>(r, "seconds");
+  c.throughput_unwritten = get<std::uint64_t>(r, "throughput_unwritten");
+  if (c.status == "passed" && c.throughput_unwritten.value_or(0) > 0) {
+    c.status = "failed";
+    c.reason = "the timed run left " + std::to_string(*c.throughput_unwritten) + " outputs unwritten or NaN";
+  }
+}
+
+void fill_bandwidth(GpuKernelFacts& gpu, const json& r, const std::string& fallback_status) {
+  if (auto list = r.find("bandwidth"); list != r.end() && list->is_array()) {
+    for (auto& b : *list) {
+      BandwidthCheck bc;
+      bc.kind = get<std::string>(b, "kind").value_or("?");
+      bc.status = get<std::string>(b, "status").value_or("failed");
+      bc.reason = get<std::string>(b, "reason");
+      bc.bytes = get<std::uint64_t>(b, "bytes");
+      bc.gbs = get<double>(b, "gbs");
+      bc.correct = get<bool>(b, "correct");
+      gpu.bandwidth.push_back(std::move(bc));
+    }
+    return;
+  }
+  BandwidthCheck bc;
+  bc.kind = "device_copy";
+  bc.status = get<std::string>(r, "status").value_or(fallback_status);
+  if (auto e = get<std::string>(r, "launch_error")) bc.reason = e;
+  if (auto e = get<std::string>(r, "jit_error")) bc.reason = "the copy kernel did not load: " + *e;
+  if (auto e = get<std::string>(r, "reason")) bc.reason = e;
+  gpu.bandwidth.push_back(std::move(bc));
+}
+
+// What a step that got no answer becomes: its status and reason.
+void fail_step(GpuKernelFacts& gpu, const Plan& plan, const std::string& step, const std::string& status,
+               const std::string& reason) {
+  if (step == "bandwidth") {
+    fill_bandwidth(gpu, json{{"status", status}, {"reason", reason}}, status);
+    return;
+  }
+  auto it = plan.check_of_step.find(step);
+  if (it == plan.check_of_step.end()) return;
+  auto& c = gpu.checks[it->second];
+  c.status = status;
+  c.reason = reason;
+}
+
+void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::steady_clock::time_point end) {
+  const Plan plan = plan_device(gpu, req);
+  std::vector<std::string> remaining = plan.steps;
+  const int ordinal = gpu.ordinal.value_or(0);
+  while (!remaining.empty()) {
+    std::string current;
+    std::optional<std::string> fatal;
+    const auto left = std::chrono::duration_cast<Millis>(end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the run's deadline passed before this step");
+      return;
+    }
+    const ChildEnd how = run_streaming_child(
+        [&](const LineSink& sink) { session_run(req.libcuda, ordinal, remaining, req.session, sink); },
+        [&](const std::string& line) -> Millis {
+          json j = json::parse(line, nullptr, false);
+          if (j.is_discarded()) return req.step_timeout;
+          if (auto s = get<std::string>(j, "start")) {
+            current = *s;
+          } else if (auto step = get<std::string>(j, "step")) {
+            const json& r = j["result"];
+            if (*step == "bandwidth") fill_bandwidth(gpu, r, "failed");
+            else if (auto it = plan.check_of_step.find(*step); it != plan.check_of_step.end()) fill_check(gpu.checks[it->second], r);
+            remaining.erase(std::remove(remaining.begin(), remaining.end(), *step), remaining.end());
+            current.clear();
+          } else if (j.contains("fatal")) {
+            fatal = j["fatal"].dump();
+          } else if (auto e = get<std::string>(j, "child_exception")) {
+            fatal = *e;
+          }
+          return req.step_timeout;
+        },
+        req.first_line, left);
+    if (remaining.empty()) break;
+    if (fatal) {
+      gpu.status = "failed";
+      gpu.reason = "the device could not be used: " + *fatal;
+      for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the device could not be used");
+      return;
+    }
+    if (current.empty()) {
+      // Died between steps or before the first: nothing to blame, so stop.
+      gpu.status = "failed";
+      gpu.reason = "the check process ended before a step began: " + how.detail;
+      for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the check process ended: " + how.detail);
+      return;
+    }
+    const std::string status = how.how == ChildEnd::How::timed_out ? "timed_out"
+                               : how.how == ChildEnd::How::signaled ? "crashed"
+                                                                    : "context_error";
+    fail_step(gpu, plan, current, status, how.detail);
+    remaining.erase(std::remove(remaining.begin(), remaining.end(), current), remaining.end());
+    if (!remaining.empty()) ++gpu.child_restarts;
+  }
+}
+
+void add_expectations(GpuKernelFacts& gpu, const KernelRequest& req) {
+  const GpuModel* model = find_model(req.matrix, gpu.name.value_or(""),
+                                     gpu.pci_bus_id && req.pci_ids.count(*gpu.pci_bus_id)
+                                         ? std::optional<std::string>(req.pci_ids.at(*gpu.pci_bus_id))
+                                         : std::nullopt);
+  if (model) {
+    gpu.model = model->id;
+    if (!gpu.architecture) gpu.architecture = model->architecture;
+    for (auto& c : gpu.checks) {
+      auto it = model->tflops.find(matrix_key(c.precision));
+      if (it == model->tflops.end() || it->second <= 0) continue;
+      c.datasheet_tflops = it->second;
+      if (c.tflops) c.ratio = *c.tflops / it->second;
+    }
+  }
+  for (auto& b : gpu.bandwidth) {
+    if (b.kind == "device_copy" && model && model->bandwidth_gbs) {
+      b.expected_gbs = model->bandwidth_gbs;
+      b.expected_source = "matrix";
+    } else if (b.kind != "device_copy" && gpu.pci_bus_id && req.pcie.count(*gpu.pci_bus_id)) {
+      const auto& l = req.pcie.at(*gpu.pci_bus_id);
+      // The link's capability, not its idle state: GPUs drop to a lower
+      // generation when idle and train up under load.
+      if (l.max_gen && l.max_width)
+        if (auto g = pcie_gbs(*l.max_gen, *l.max_width)) {
+          b.expected_gbs = g;
+          b.expected_source = "pcie gen" + std::to_string(*l.max_gen) + " x" + std::to_string(*l.max_width);
+        }
+    }
+    if (b.gbs && b.expected_gbs && *b.expected_gbs > 0) b.ratio = *b.gbs / *b.expected_gbs;
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& all_precisions() {
+  static const std::vector<std::string> p = {"fp64", "fp32", "tf32", "fp16", "bf16", "int8",
+                                             "fp8_e4m3", "fp8_e5m2", "fp6", "fp4"};
+  return p;
+}
+
+// Rates and encodings per generation (PCI-SIG base specifications, as
+// tabulated at https://hpc-notes.pages.dev/reference/pcie): 1.0 2.5 GT/s and
+// 2.0 5 GT/s with 8b/10b; 3.0 8, 4.0 16, 5.0 32 GT/s with 128b/130b.
+// Generation 6 (PAM4 with FLIT framing) is left unknown until its efficiency
+// is confirmed from a primary source.
+std::optional<double> pcie_gbs(int gen, int width) {
+  double gt = 0, efficiency = 0;
+  switch (gen) {
+    case 1: gt = 2.5; efficiency = 0.8; break;
+    case 2: gt = 5.0; efficiency = 0.8; break;
+    case 3: gt = 8.0; efficiency = 128.0 / 130; break;
+    case 4: gt = 16.0; efficiency = 128.0 / 130; break;
+    case 5: gt = 32.0; efficiency = 128.0 / 130; break;
+    default: return std::nullopt;
+  }
+  if (width <= 0) return std::nullopt;
+  return gt * efficiency * width / 8;
+}
+
+KernelFacts run_kernel_checks(const KernelRequest& req) {
+  KernelFacts f;
+  f.cuda_visible_devices = req.cuda_visible_devices;
+  if (req.matrix) f.matrix_version = req.matrix->version;
+  const auto end = std::chrono::steady_clock::now() + req.overall;
+  for (auto& [bus, name] : req.amd_gpus) {
+    GpuKernelFacts g;
+    g.vendor = "amd";
+    g.pci_bus_id = bus;
+    g.name = name;
+    g.status = "waived";
+    g.reason = "kernel checks are not available for AMD GPUs yet: gpucheck's kernels are PTX for the CUDA driver; "
+               "HIP code objects for ROCm are not written";
+    f.gpus.push_back(std::move(g));
+  }
+  if (req.libcuda.empty()) {
+    if (f.gpus.empty()) f.error = "no libcuda.so.1 to load: the NVIDIA userspace driver is not installed";
+    return f;
+  }
+  json listing;
+  std::string line_seen;
+  const ChildEnd how = run_streaming_child(
+      [&](const LineSink& sink) { session_enumerate(req.libcuda, sink); },
+      [&](const std::string& line) {
+        line_seen = line;
+        return req.first_line;
+      },
+      req.first_line, req.overall);
+  listing = json::parse(line_seen, nullptr, false);
+  if (line_seen.empty() || listing.is_discarded()) {
+    f.error = "listing the CUDA devices failed: " + how.detail;
+    return f;
+  }
+  f.library = get<std::string>(listing, "library");
+  if (auto v = get<int>(listing, "driver_version")) f.driver_version = Version::from_cuda_int(*v).text();
+  if (auto e = get<std::string>(listing, "load_error")) {
+    f.error = "dlopen failed: " + *e;
+    return f;
+  }
+  if (auto m = get<std::string>(listing, "missing_symbols")) {
+    f.error = "the driver lacks entry points the checks need: " + *m;
+    return f;
+  }
+  if (auto code = get<int>(listing, "init_code"); code && *code != 0) {
+    f.error = "cuInit returned " + std::to_string(*code) + " (" + get<std::string>(listing, "init_name").value_or("?") + ")";
+    return f;
+  }
+  if (auto e = get<std::string>(listing, "count_error")) {
+    f.error = "cuDeviceGetCount failed: " + *e;
+    return f;
+  }
+  std::vector<GpuKernelFacts> nvidia;
+  for (auto& d : listing.value("devices", json::array())) {
+    GpuKernelFacts g;
+    g.vendor = "nvidia";
+    g.ordinal = get<int>(d, "ordinal");
+    g.name = get<std::string>(d, "name");
+    g.uuid = get<std::string>(d, "uuid");
+    g.compute_capability = get<std::string>(d, "compute_capability");
+    g.sm_count = get<int>(d, "sm_count");
+    if (auto b = get<std::string>(d, "pci_bus_id")) g.pci_bus_id = normalize_bus(*b);
+    g.mig = g.name && g.name->find(" MIG ") != std::string::npos;
+    g.status = "ran";
+    if (auto e = get<std::string>(d, "error")) {
+      g.status = "failed";
+      g.reason = "cuDeviceGet failed: " + *e;
+    } else {
+      run_device(g, req, end);
+      add_expectations(g, req);
+    }
+    nvidia.push_back(std::move(g));
+  }
+  f.gpus.insert(f.gpus.begin(), nvidia.begin(), nvidia.end());
+  if (f.gpus.empty()) f.error = "the CUDA driver sees no device (CUDA_VISIBLE_DEVICES may hide them)";
+  return f;
+}
+
+int kernels_exit_code(const KernelFacts& f) {
+  if (f.error || f.gpus.empty()) return 2;
+  bool any_ran = false, any_failed = false;
+  for (auto& g : f.gpus) {
+    if (g.status == "waived") continue;
+    if (g.status == "failed") any_failed = true;
+    any_ran = any_ran || g.status == "ran";
+    for (auto& c : g.checks)
+      if (c.expected && c.status != "passed" && c.status != "not_implemented") any_failed = true;
+    for (auto& b : g.bandwidth)
+      if (b.status != "passed") any_failed = true;
+  }
+  if (any_failed) return 1;
+  (void)any_ran;
+  return 0;
+}
+
+}  // namespace gpucheck::kernels

@@ -1,0 +1,51 @@
+// `gpucheck kernels`: the kernel checks on every visible GPU, each GPU in a
+// watched child process, and the facts they produce. The CUDA driver honours
+// CUDA_VISIBLE_DEVICES (MIG instances included) in the child as in any
+// process, so the devices checked are the ones a job would see.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facts/kernel_facts.hpp"
+#include "kernels/child.hpp"
+#include "kernels/session.hpp"
+#include "matrix/matrix.hpp"
+
+namespace gpucheck::kernels {
+
+struct PcieLinkInfo {
+  std::optional<int> current_gen, current_width, max_gen, max_width;
+};
+
+struct KernelRequest {
+  const Matrix* matrix = nullptr;                 // may be null: expectations then come from the PTX targets
+  std::vector<std::string> libcuda;               // dlopen candidates, in order
+  std::map<std::string, PcieLinkInfo> pcie;       // by bus id "0000:18:00.0"
+  std::map<std::string, std::string> pci_ids;     // bus id -> "10de:2330", for the matrix lookup
+  std::vector<std::pair<std::string, std::string>> amd_gpus;  // bus id, name: waived
+  std::optional<std::string> cuda_visible_devices;
+  std::vector<std::string> precisions;            // only these; empty: all
+  Millis step_timeout{10000};                     // per step (JIT, correctness and timing of one precision)
+  Millis first_line{30000};                       // cuInit and the context, before the first step
+  Millis overall{300000};
+  SessionOptions session;
+};
+
+KernelFacts run_kernel_checks(const KernelRequest& req);
+
+// The precisions the checks know, in report order.
+const std::vector<std::string>& all_precisions();
+
+// Exit code of `gpucheck kernels` (docs/exit-codes.md): 0 every expected
+// check passed (or every GPU was waived), 1 an expected check did not pass,
+// 2 the checks could not run at all.
+int kernels_exit_code(const KernelFacts& f);
+
+// PCIe bandwidth per direction a link allows, GB/s: generation rate x lanes x
+// encoding efficiency / 8. nullopt for an unknown generation.
+std::optional<double> pcie_gbs(int gen, int width);
+
+}  // namespace gpucheck::kernels

@@ -1,0 +1,332 @@
+// The child side of the kernel checks (session.hpp). Every driver call is
+// checked; the first failure of a step becomes its result.
+#include "kernels/session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "host/dynamic_library.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/driver_api.hpp"
+#include "kernels/reference.hpp"
+
+namespace gpucheck::kernels {
+namespace {
+
+using nlohmann::json;
+using namespace cu;
+
+constexpr unsigned kThreads = 256;  // 8 warps a block
+
+// A driver failure inside a step: which call, which code.
+struct Failure {
+  std::string call;
+  CUresult code;
+};
+
+struct Device {
+  const Api& api;
+  CUdevice dev;
+  int sms = 1;
+};
+
+// RAII for device and pinned host memory, so a failed step frees what it took.
+struct DeviceBuffer {
+  const Api& api;
+  CUdeviceptr ptr = 0;
+  ~DeviceBuffer() { if (ptr) api.cuMemFree_v2(ptr); }
+};
+struct HostBuffer {
+  const Api& api;
+  void* ptr = nullptr;
+  ~HostBuffer() { if (ptr) api.cuMemFreeHost(ptr); }
+};
+struct Event {
+  const Api& api;
+  CUevent ev = nullptr;
+  ~Event() { if (ev) api.cuEventDestroy_v2(ev); }
+};
+struct Module {
+  const Api& api;
+  CUmodule mod = nullptr;
+  ~Module() { if (mod) api.cuModuleUnload(mod); }
+};
+
+#define CU_TRY(call)                                  \
+  do {                                                \
+    const CUresult r_ = (call);                       \
+    if (r_ != 0) throw Failure{#call, r_};            \
+  } while (0)
+
+std::string call_name(const std::string& expr) { return expr.substr(0, expr.find('(')); }
+
+// Milliseconds between two events around `fn`.
+template <class F>
+float timed(const Api& api, F&& fn) {
+  Event a{api}, b{api};
+  CU_TRY(api.cuEventCreate(&a.ev, 0));
+  CU_TRY(api.cuEventCreate(&b.ev, 0));
+  CU_TRY(api.cuEventRecord(a.ev, nullptr));
+  fn();
+  CU_TRY(api.cuEventRecord(b.ev, nullptr));
+  CU_TRY(api.cuEventSynchronize(b.ev));
+  float ms = 0;
+  CU_TRY(api.cuEventElapsedTime(&ms, a.ev, b.ev));
+  return ms;
+}
+
+void upload(const Api& api, DeviceBuffer& d, const std::vector<std::uint8_t>& bytes) {
+  CU_TRY(api.cuMemAlloc_v2(&d.ptr, std::max<std::size_t>(bytes.size(), 4)));
+  if (!bytes.empty()) CU_TRY(api.cuMemcpyHtoD_v2(d.ptr, bytes.data(), bytes.size()));
+}
+
+void launch(const Api& api, CUfunction f, unsigned blocks, void** params) {
+  CU_TRY(api.cuLaunchKernel(f, blocks, 1, 1, kThreads, 1, 1, 0, nullptr, params, nullptr));
+}
+
+// Loads the PTX through the driver's JIT. On failure, the result says why.
+std::optional<CUmodule> jit(const Api& api, const KernelSpec& k, json& result) {
+  char error_log[8192] = {}, info_log[8192] = {};
+  CUjit_option opts[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize, kJitInfoLogBuffer, kJitInfoLogBufferSize};
+  void* values[] = {error_log, reinterpret_cast<void*>(sizeof error_log - 1), info_log,
+                    reinterpret_cast<void*>(sizeof info_log - 1)};
+  CUmodule mod = nullptr;
+  const CUresult r = api.cuModuleLoadDataEx(&mod, k.ptx, 4, opts, values);
+  result["jit_ok"] = r == 0;
+  if (r == 0) return mod;
+  result["jit_code"] = r;
+  std::string why = api.error_name(r);
+  if (error_log[0]) why += ": " + std::string(error_log);
+  result["jit_error"] = why;
+  result["status"] = "jit_failed";
+  return std::nullopt;
+}
+
+void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, json& result) {
+  const Api& api = d.api;
+  auto mod_or = jit(api, k, result);
+  if (!mod_or) return;
+  Module mod{api, *mod_or};
+  CUfunction fn = nullptr;
+  CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, k.entry));
+
+  const CheckData data = make_check_data(k, o.tiles, o.seed);
+  DeviceBuffer a{api}, b{api}, c{api}, out{api};
+  upload(api, a, data.a);
+  upload(api, b, data.b);
+  upload(api, c, data.c);
+  CU_TRY(api.cuMemAlloc_v2(&out.ptr, data.d_bytes()));
+  unsigned iters = 1, tiles = static_cast<unsigned>(o.tiles);
+  void* params[] = {&a.ptr, &b.ptr, &c.ptr, &out.ptr, &iters, &tiles};
+
+  // Correctness: one loop trip, one warp per tile.
+  CU_TRY(api.cuMemsetD32_v2(out.ptr, kPoison, data.d_bytes() / 4));
+  const unsigned warps_per_block = kThreads / 32;
+  launch(api, fn, (tiles + warps_per_block - 1) / warps_per_block, params);
+  CU_TRY(api.cuCtxSynchronize());
+  std::vector<std::uint8_t> got(data.d_bytes());
+  CU_TRY(api.cuMemcpyDtoH_v2(got.data(), out.ptr, got.size()));
+  const Comparison cmp = compare(k, data, got);
+  result["correct"] = cmp.wrong == 0;
+  result["elements_checked"] = cmp.checked;
+  result["elements_wrong"] = cmp.wrong;
+  result["elements_unwritten"] = cmp.unwritten;
+  result["elements_nan"] = cmp.nan;
+  result["max_abs_error"] = cmp.max_abs_error;
+  result["tolerance"] = tolerance_rule(k);
+  if (!cmp.first_mismatch.empty()) result["first_mismatch"] = cmp.first_mismatch;
+
+  // Throughput: every SM busy, operands in registers, iterations scaled so
+  // the timed run lasts about target_ms.
+  const unsigned blocks = static_cast<unsigned>(std::max(1, d.sms * o.blocks_per_sm));
+  const double ops_per_iter = static_cast<double>(blocks) * warps_per_block * k.chains * k.unroll;
+  iters = 64;
+  float ms = timed(api, [&] { launch(api, fn, blocks, params); });
+  for (int round = 0; round < 3 && ms < o.target_ms / 4 && iters < (1u << 24); ++round) {
+    iters = static_cast<unsigned>(std::min<double>(1u << 24, iters * std::max(2.0, o.target_ms / std::max(ms, 0.001f))));
+    ms = timed(api, [&] { launch(api, fn, blocks, params); });
+  }
+  CU_TRY(api.cuMemsetD32_v2(out.ptr, kPoison, data.d_bytes() / 4));
+  ms = timed(api, [&] { launch(api, fn, blocks, params); });
+  CU_TRY(api.cuMemcpyDtoH_v2(got.data(), out.ptr, got.size()));
+  result["throughput_unwritten"] = count_unwritten(k, got);
+  if (ms > 0) {
+    result["seconds"] = ms / 1000.0;
+    result["tflops"] = ops_per_iter * iters * static_cast<double>(k.flops_per_op) / (ms / 1000.0) / 1e12;
+  }
+  result["status"] = cmp.wrong == 0 ? "passed" : "failed";
+}
+
+void run_bandwidth(const Device& d, const KernelSpec& copy, const SessionOptions& o, json& result) {
+  const Api& api = d.api;
+  json checks = json::array();
+  auto mod_or = jit(api, copy, result);
+  if (!mod_or) return;
+  Module mod{api, *mod_or};
+  CUfunction fn = nullptr;
+  CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, copy.entry));
+  const std::uint64_t n = o.copy_bytes / 16 * 16, chunk = std::min<std::uint64_t>(o.host_chunk / 16 * 16, n);
+  HostBuffer host{api};
+  CU_TRY(api.cuMemAllocHost_v2(&host.ptr, chunk));
+  DeviceBuffer src{api}, dst{api};
+  CU_TRY(api.cuMemAlloc_v2(&src.ptr, n));
+  CU_TRY(api.cuMemAlloc_v2(&dst.ptr, n));
+  auto* words = static_cast<std::uint32_t*>(host.ptr);
+
+  float best_h2d = 0, best_d2h = 0;
+  for (std::uint64_t off = 0; off < n; off += chunk) {
+    const std::uint64_t len = std::min(chunk, n - off);
+    for (std::uint64_t i = 0; i < len / 4; ++i) words[i] = copy_pattern(off / 4 + i);
+    const float ms = timed(api, [&] { CU_TRY(api.cuMemcpyHtoD_v2(src.ptr + off, host.ptr, len)); });
+    if (ms > 0) best_h2d = std::max(best_h2d, static_cast<float>(static_cast<double>(len) / (ms / 1000.0) / 1e9));
+  }
+  CU_TRY(api.cuMemsetD32_v2(dst.ptr, kPoison, n / 4));
+  unsigned long long vecs = n / 16;
+  void* params[] = {&src.ptr, &dst.ptr, &vecs};
+  const unsigned blocks = static_cast<unsigned>(std::max(1, d.sms * 8));
+  launch(api, fn, blocks, params);  // warm-up
+  CU_TRY(api.cuCtxSynchronize());
+  const int reps = 10;
+  const float copy_ms = timed(api, [&] {
+    for (int r = 0; r < reps; ++r) launch(api, fn, blocks, params);
+  });
+  std::uint64_t bad = 0;
+  for (std::uint64_t off = 0; off < n; off += chunk) {
+    const std::uint64_t len = std::min(chunk, n - off);
+    const float ms = timed(api, [&] { CU_TRY(api.cuMemcpyDtoH_v2(host.ptr, dst.ptr + off, len)); });
+    if (ms > 0) best_d2h = std::max(best_d2h, static_cast<float>(static_cast<double>(len) / (ms / 1000.0) / 1e9));
+    for (std::uint64_t i = 0; i < len / 4; ++i) bad += words[i] != copy_pattern(off / 4 + i);
+  }
+  json copy_r{{"kind", "device_copy"}, {"bytes", 2 * n}, {"correct", bad == 0},
+              {"status", bad == 0 ? "passed" : "failed"}};
+  if (bad) copy_r["reason"] = std::to_string(bad) + " of " + std::to_string(n / 4) + " words did not arrive as written";
+  if (copy_ms > 0) copy_r["gbs"] = 2.0 * static_cast<double>(n) * reps / (copy_ms / 1000.0) / 1e9;
+  checks.push_back(copy_r);
+  json h2d{{"kind", "host_to_device"}, {"bytes", chunk}, {"status", "passed"}};
+  if (best_h2d > 0) h2d["gbs"] = best_h2d;
+  json d2h{{"kind", "device_to_host"}, {"bytes", chunk}, {"status", "passed"}};
+  if (best_d2h > 0) d2h["gbs"] = best_d2h;
+  checks.push_back(h2d);
+  checks.push_back(d2h);
+  result["bandwidth"] = checks;
+  result["status"] = "passed";
+}
+
+const KernelSpec* find_kernel(const std::string& entry) {
+  for (auto& k : all_kernels())
+    if (entry == k.entry) return &k;
+  return nullptr;
+}
+
+std::optional<DynamicLibrary> load(const std::vector<std::string>& candidates, Api& api, json& out) {
+  auto lib = DynamicLibrary::open(candidates);
+  if (!lib) {
+    out["load_error"] = lib.problem().detail;
+    return std::nullopt;
+  }
+  out["library"] = lib->opened();
+  const std::string missing = resolve(*lib, api);
+  if (!missing.empty()) out["missing_symbols"] = missing;
+  if (!api.cuInit) return std::nullopt;
+  const CUresult init = api.cuInit(0);
+  out["init_code"] = init;
+  if (init != 0) out["init_name"] = api.error_name(init);
+  int version = 0;
+  if (api.cuDriverGetVersion && api.cuDriverGetVersion(&version) == 0) out["driver_version"] = version;
+  if (init != 0 || !missing.empty()) return std::nullopt;
+  return std::move(lib).value();
+}
+
+}  // namespace
+
+void session_enumerate(const std::vector<std::string>& candidates, const LineSink& out) {
+  json j;
+  Api api;
+  auto lib = load(candidates, api, j);
+  if (!lib) return out(j.dump());
+  int count = 0;
+  j["devices"] = json::array();
+  if (const CUresult r = api.cuDeviceGetCount(&count); r != 0) {
+    j["count_error"] = api.error_name(r);
+    return out(j.dump());
+  }
+  for (int i = 0; i < count; ++i) {
+    CUdevice dev = 0;
+    json d{{"ordinal", i}};
+    if (const CUresult r = api.cuDeviceGet(&dev, i); r != 0) {
+      d["error"] = api.error_name(r);
+      j["devices"].push_back(d);
+      continue;
+    }
+    char buf[256] = {};
+    if (api.cuDeviceGetName(buf, sizeof buf - 1, dev) == 0) d["name"] = std::string(buf);
+    CUuuid uuid{};
+    if (api.cuDeviceGetUuid(&uuid, dev) == 0) {
+      std::string s = "GPU-";
+      static const char* hex = "0123456789abcdef";
+      for (int b = 0; b < 16; ++b) {
+        if (b == 4 || b == 6 || b == 8 || b == 10) s += '-';
+        const auto byte = static_cast<unsigned char>(uuid.bytes[b]);
+        s += hex[byte >> 4];
+        s += hex[byte & 15];
+      }
+      d["uuid"] = s;
+    }
+    int major = 0, minor = 0, sms = 0;
+    if (api.cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor, dev) == 0 &&
+        api.cuDeviceGetAttribute(&minor, kAttrComputeCapabilityMinor, dev) == 0)
+      d["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
+    if (api.cuDeviceGetAttribute(&sms, kAttrMultiprocessorCount, dev) == 0) d["sm_count"] = sms;
+    if (api.cuDeviceGetPCIBusId(buf, sizeof buf - 1, dev) == 0) d["pci_bus_id"] = std::string(buf);
+    j["devices"].push_back(d);
+  }
+  out(j.dump());
+}
+
+void session_run(const std::vector<std::string>& candidates, int ordinal, const std::vector<std::string>& steps,
+                 const SessionOptions& opts, const LineSink& out) {
+  json head;
+  Api api;
+  auto lib = load(candidates, api, head);
+  if (!lib) return out(json{{"fatal", head}}.dump());
+  Device d{api, 0};
+  CUcontext ctx = nullptr;
+  CUresult r = api.cuDeviceGet(&d.dev, ordinal);
+  if (r == 0) r = api.cuDevicePrimaryCtxRetain(&ctx, d.dev);
+  if (r == 0) r = api.cuCtxSetCurrent(ctx);
+  if (r != 0) return out(json{{"fatal", json{{"context_error", api.error_name(r)}}}}.dump());
+  api.cuDeviceGetAttribute(&d.sms, kAttrMultiprocessorCount, d.dev);
+  for (const auto& step : steps) {
+    out(json{{"start", step}}.dump());
+    json result = json::object();
+    const KernelSpec* k = find_kernel(step == "bandwidth" ? "gpucheck_copy_b128" : step);
+    try {
+      if (!k) {
+        result["status"] = "skipped";
+        result["reason"] = "no kernel named " + step;
+      } else if (step == "bandwidth") {
+        run_bandwidth(d, *k, opts, result);
+      } else {
+        run_kernel(d, *k, opts, result);
+      }
+    } catch (const Failure& f) {
+      // After a failed launch or synchronisation the context may be unusable
+      // (sticky errors): report, and let the parent start a fresh child.
+      const std::string call = call_name(f.call);
+      const bool launchy = call.find("Launch") != std::string::npos || call.find("Synchronize") != std::string::npos ||
+                           call.find("Memcpy") != std::string::npos || call.find("Event") != std::string::npos;
+      result["launch_code"] = f.code;
+      result["launch_error"] = call.substr(call.rfind('.') + 1) + " returned " + api.error_name(f.code);
+      result["status"] = launchy ? "launch_failed" : "failed";
+      result["context_error"] = true;
+    }
+    out(json{{"step", step}, {"result", result}}.dump());
+    if (result.value("context_error", false)) return;
+  }
+  api.cuDevicePrimaryCtxRelease_v2(d.dev);
+}
+
+}  // namespace gpucheck::kernels

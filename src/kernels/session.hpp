@@ -1,0 +1,37 @@
+// What runs inside the child: load libcuda, and either list the devices or
+// run a list of steps on one device, writing one JSON line per event
+// (protocol: docs/kernels.md, "Inside the child"). Never called in the parent.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpucheck::kernels {
+
+using LineSink = std::function<void(const std::string&)>;
+
+struct SessionOptions {
+  int tiles = 8;                         // warps (and distinct tiles) of the correctness run
+  double target_ms = 40;                 // how long a timed throughput run should take
+  int blocks_per_sm = 4;                 // throughput grid: SMs x this, 256 threads each
+  std::uint64_t copy_bytes = 256ull << 20;  // each device buffer of the copy check
+  std::uint64_t host_chunk = 32ull << 20;   // pinned host buffer (and transfer) size
+  std::uint64_t seed = 20240601;
+};
+
+// {"library":…, "driver_version":12020, "init_code":0, "devices":[…]} or {"load_error":…}.
+void session_enumerate(const std::vector<std::string>& candidates, const LineSink& out);
+
+// For each step (a kernel entry name, or "bandwidth"): {"start":step} then
+// {"step":step, "result":{…}}. Stops after a result with "context_error":true.
+void session_run(const std::vector<std::string>& candidates, int ordinal, const std::vector<std::string>& steps,
+                 const SessionOptions& opts, const LineSink& out);
+
+// The word of the copy check's data at 32-bit index i.
+inline std::uint32_t copy_pattern(std::uint64_t i) {
+  return static_cast<std::uint32_t>(i * 2654435761u) ^ 0x5A5A5A5Au;
+}
+
+}  // namespace gpucheck::kernels
