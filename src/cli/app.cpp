@@ -2,10 +2,14 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 
 #include "host/hosts.hpp"
+#include "importers/import_report.hpp"
 
 namespace gpucheck {
 
@@ -38,10 +42,74 @@ std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g) {
   return std::move(host).value();
 }
 
+namespace {
+
+// A pasted report is small; a multi-gigabyte file is a mistake, not a report.
+constexpr std::size_t kMaxReportBytes = 64u << 20;
+
+std::optional<std::string> read_report(const std::string& path) {
+  std::ifstream in;
+  std::istream* src = &std::cin;
+  if (path != "-") {
+    in.open(path, std::ios::binary);
+    if (!in) {
+      std::cerr << "gpucheck: cannot read --from " << path << ": " << std::strerror(errno) << "\n";
+      return std::nullopt;
+    }
+    src = &in;
+  }
+  std::string text;
+  char buf[65536];
+  while (src->read(buf, sizeof buf) || src->gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(src->gcount()));
+    if (text.size() > kMaxReportBytes) {
+      std::cerr << "gpucheck: --from " << path << ": larger than 64 MiB, not a report\n";
+      return std::nullopt;
+    }
+  }
+  return text;
+}
+
+std::string imported_format;  // set by acquire_facts for facts_origin
+
+}  // namespace
+
 std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts) {
+  if (!g.from.empty()) {
+    if (g.root != "/") {
+      std::cerr << "gpucheck: --from and --root cannot be used together: the facts come from one or the other\n";
+      return std::nullopt;
+    }
+    auto text = read_report(g.from);
+    if (!text) return std::nullopt;
+    auto imported = import_report(*text, g.from == "-" ? "<stdin>" : g.from);
+    if (!imported) {
+      const auto& p = imported.problem();
+      std::cerr << "gpucheck: --from " << p.where << ": " << p.detail << "\n";
+      return std::nullopt;
+    }
+    imported_format = std::string(to_string(imported->format));
+    return std::move(imported).value().facts;
+  }
   auto host = open_root_or_report(g);
   if (!host) return std::nullopt;
   return run_probes(*host, opts);
+}
+
+std::string facts_origin(const GlobalOptions& g) {
+  if (!g.from.empty()) return "--from " + g.from + (imported_format.empty() ? "" : " (" + imported_format + ")");
+  if (g.root != "/") return "--root " + g.root;
+  return "this host";
+}
+
+std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
+  auto k = load_knowledge(g.matrix);
+  if (!k) {
+    const auto& p = k.problem();
+    std::cerr << "gpucheck: the matrix is not valid, nothing was judged: " << p.where << ": " << p.detail << "\n";
+    return std::nullopt;
+  }
+  return std::move(k).value();
 }
 
 int run_app(int argc, char** argv) {
@@ -63,12 +131,19 @@ int run_app(int argc, char** argv) {
   app.add_option("--timeout", g.timeout_s, "Deadline for the whole run, in seconds; each command and driver call gets the smaller of its own limit (10 s) and what is left")
       ->check(CLI::Range(0.1, 3600.0))
       ->type_name("SECONDS");
+  app.add_option("--from", g.from,
+                 "Judge another tool's report instead of this machine: PyTorch's or vLLM's collect_env, nvidia-smi "
+                 "(-q, -q -x or the table), gpucheck's own JSON; the format is recognised from the content; - reads standard input")
+      ->type_name("FILE");
+  app.add_option("--matrix", g.matrix, "Use this compatibility matrix (a JSON file or a directory of them) instead of the one built in")
+      ->type_name("PATH");
   app.add_option("--color", g.color, "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.require_subcommand(0, 1);
   app.fallthrough();
 
   Action action;
+  add_check_command(app, g, action);
   add_probe_command(app, g, action);
   add_snapshot_command(app, g, action);
   add_lock_command(app, g, action);
@@ -81,9 +156,9 @@ int run_app(int argc, char** argv) {
     return rc == 0 ? kExitOk : kExitUsage;
   }
   if (!action) {
-    // A bare `gpucheck` shows what the machine has.
-    CLI::App* probe = app.get_subcommand("probe");
-    probe->parse(std::vector<std::string>{});
+    // A bare `gpucheck` is `gpucheck check`.
+    CLI::App* check = app.get_subcommand("check");
+    check->parse(std::vector<std::string>{});
     if (!action) return kExitUsage;
   }
   return action();

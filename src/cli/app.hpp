@@ -10,6 +10,7 @@
 
 #include "host/host.hpp"
 #include "probe.hpp"
+#include "rules/knowledge.hpp"
 
 namespace gpucheck {
 
@@ -20,7 +21,8 @@ inline constexpr int kExitUsage = 2;     // gpucheck itself could not run
 
 struct GlobalOptions {
   std::string root = "/";
-  std::string from;  // another tool's report (or gpucheck's JSON) instead of probing
+  std::string from;    // another tool's report (or gpucheck's JSON) instead of probing
+  std::string matrix;  // --matrix PATH; empty: the embedded matrix
   double timeout_s = 30;
   std::string color = "auto";
   ProbeOptions probe_options() const;
@@ -32,6 +34,7 @@ using Action = std::function<int()>;
 
 void add_probe_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action);
 
@@ -41,6 +44,11 @@ std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);
 // The facts a verdict is about: probed from --root (the live host by
 // default), or read from --from FILE. Prints why on failure (exit code 2).
 std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts);
+// What the facts are of, for reports: "this host", "--root DIR", "--from FILE (PyTorch collect_env)".
+std::string facts_origin(const GlobalOptions& g);
+
+// The matrix and its rules (--matrix, else embedded), or prints why not (exit code 2).
+std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
 
 int run_app(int argc, char** argv);
 

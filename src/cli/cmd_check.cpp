@@ -1,0 +1,89 @@
+// `gpucheck check` (and a bare `gpucheck`): probe, judge against the
+// matrix, report. The exit code is the verdict (docs/exit-codes.md).
+#include <iostream>
+#include <regex>
+
+#include "cli/app.hpp"
+#include "report/check_report.hpp"
+#include "rules/verdict.hpp"
+#include "util/strings.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+struct CheckFlags {
+  bool json = false, strict = false, deep = false;
+  std::vector<std::string> pythons;
+  std::vector<std::string> require;
+  std::string min_compute, min_memory;
+  int gpus = 0;
+};
+
+// "40G", "40GiB", "40GB", "40960M", "40" (GiB): GPU memory is counted in
+// binary units (nvidia-smi reports MiB), so G and GB both mean GiB.
+std::optional<double> parse_memory_gib(const std::string& text) {
+  static const std::regex re(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([MmGgTt]?)(?:i?[Bb])?\s*$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) return std::nullopt;
+  const double v = std::stod(m[1]);
+  const char unit = m[2].length() ? static_cast<char>(std::tolower(static_cast<unsigned char>(m[2].str()[0]))) : 'g';
+  return unit == 'm' ? v / 1024.0 : unit == 't' ? v * 1024.0 : v;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "check",
+      "Judge this machine against the compatibility matrix: every finding with its evidence, the fix and the source, "
+      "then a summary of the stack. Exit code 0: no error (and no warning under --strict); 1: findings that fail; "
+      "2: gpucheck could not run. What a bare `gpucheck` runs.");
+  auto f = std::make_shared<CheckFlags>();
+  cmd->add_flag("--json", f->json, "Print the verdict as JSON (schema: docs/check-output.md), facts included");
+  cmd->add_flag("--strict", f->strict, "Warnings fail too (exit code 1)");
+  cmd->add_option("--require", f->require,
+                  "Precisions the job needs, comma-separated: fp64, fp32, tf32, fp16, bf16, fp8, int8, fp6, fp4. "
+                  "A GPU whose architecture lacks one is an error")
+      ->delimiter(',')
+      ->check(CLI::IsMember(precision_names()))
+      ->type_name("LIST");
+  cmd->add_option("--min-compute", f->min_compute, "Lowest compute capability the job accepts, e.g. 8.0 (A100) or 9.0 (H100)")
+      ->check([](const std::string& s) {
+        static const std::regex re(R"(^[0-9]+\.[0-9]+$)");
+        return std::regex_match(s, re) ? std::string() : "expected a compute capability like 8.0, got \"" + s + "\"";
+      })
+      ->type_name("X.Y");
+  cmd->add_option("--min-memory", f->min_memory, "Least memory per GPU, e.g. 40G or 80GiB (G and GB mean GiB), or 40960M")
+      ->check([](const std::string& s) {
+        return parse_memory_gib(s) ? std::string() : "expected a size like 40G, 80GiB or 40960M, got \"" + s + "\"";
+      })
+      ->type_name("SIZE");
+  cmd->add_option("--gpus", f->gpus, "Least number of GPUs the node must have")->check(CLI::PositiveNumber)->type_name("N");
+  cmd->add_flag("--deep", f->deep, "Also import the frameworks found (see `gpucheck probe --deep`), so TF32 settings and arch lists are read at run time");
+  cmd->add_option("--python", f->pythons, "Also look at this interpreter (or environment prefix); repeatable")->allow_extra_args(false);
+  cmd->callback([&g, &action, f] {
+    action = [&g, f] {
+      auto knowledge = load_knowledge_or_report(g);
+      if (!knowledge) return kExitUsage;
+      ProbeOptions opts = g.probe_options();
+      opts.deep = f->deep;
+      opts.pythons = f->pythons;
+      auto facts = acquire_facts(g, opts);
+      if (!facts) return kExitUsage;
+      LaunchRequirements req;
+      req.precisions = f->require;
+      if (!f->min_compute.empty()) req.min_compute = f->min_compute;
+      if (!f->min_memory.empty()) req.min_memory_gib = parse_memory_gib(f->min_memory);
+      if (f->gpus > 0) req.gpus = f->gpus;
+      const Verdict v = judge(*facts, *knowledge, req);
+      const bool failed = v.fails(f->strict);
+      CheckReport r{*facts, v.findings, knowledge->matrix, f->strict, failed, facts_origin(g)};
+      ReportOptions o{g.use_color() && !f->json, GPUCHECK_VERSION};
+      std::cout << (f->json ? render_check_json(r, o) : render_check_text(r, o));
+      return failed ? kExitFindings : kExitOk;
+    };
+  });
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,143 @@
+#include "report/check_report.hpp"
+
+#include <map>
+
+#include "facts/facts_json.hpp"
+#include "report/text_writer.hpp"
+#include "util/strings.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+std::string severity_label(const Style& s, Severity sev) {
+  switch (sev) {
+    case Severity::error: return s.bad("error  ");
+    case Severity::warning: return s.warn("warning");
+    case Severity::info: return s.dim("info   ");
+  }
+  return "";
+}
+
+std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+int count(const std::vector<Finding>& fs, Severity s) {
+  int n = 0;
+  for (auto& f : fs) n += f.severity == s;
+  return n;
+}
+
+void finding_lines(std::ostringstream& out, const Style& s, const Finding& f) {
+  out << severity_label(s, f.severity) << "  " << s.bold(f.title) << "  " << s.dim("[" + f.category + "]") << "\n";
+  out << "    " << f.message << "\n";
+  out << "    " << s.dim("where:    ") << f.scope << "\n";
+  if (!f.evidence.empty()) {
+    out << "    " << s.dim("evidence:") << "\n";
+    for (auto& e : f.evidence) out << "      " << e.fact << " = " << e.value << "  " << s.dim("(" + e.source + ")") << "\n";
+  }
+  out << "    " << s.dim("fix:      ") << f.fix << "\n";
+  for (auto& src : f.sources) out << "    " << s.dim("source:   ") << src << "\n";
+  out << "    " << s.dim("rule:     " + f.rule) << "\n";
+}
+
+// The stack in a few lines: what a person checks first.
+void summary(Writer& w, const Facts& f) {
+  w.section("Stack");
+  std::map<std::string, int> models;
+  std::vector<std::string> order;
+  auto add = [&](const std::string& m) {
+    if (!models.count(m)) order.push_back(m);
+    ++models[m];
+  };
+  if (f.nvidia_smi && !f.nvidia_smi->gpus.empty()) {
+    for (auto& g : f.nvidia_smi->gpus) add(g.product_name.value_or("unknown NVIDIA GPU"));
+  } else if (f.cuda && !f.cuda->devices.empty()) {
+    for (auto& d : f.cuda->devices) add(d.name.value_or("unknown CUDA device"));
+  } else {
+    for (auto& d : f.pci)
+      if (d.kind == "gpu") add(d.name.value_or(d.vendor + " " + d.vendor_id + ":" + d.device_id));
+  }
+  std::string gpus;
+  for (auto& m : order) gpus += (gpus.empty() ? "" : ", ") + std::to_string(models[m]) + " × " + m;
+  w.fact("GPUs", gpus.empty() ? "none found" : gpus);
+  std::string driver = f.nvidia_driver.kernel_module.version.value_or(
+      f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version : "none found");
+  if (f.cuda && f.cuda->driver_version) driver += ", CUDA " + *f.cuda->driver_version;
+  else if (f.nvidia_smi && f.nvidia_smi->cuda_version) driver += ", CUDA " + *f.nvidia_smi->cuda_version;
+  w.fact("NVIDIA driver", driver);
+  for (auto& t : f.software.toolkits)
+    if (t.active) w.fact("CUDA toolkit", t.version.value_or("version unknown") + " (" + t.root + ")");
+  for (auto& e : f.software.python) {
+    std::vector<std::string> fws;
+    for (auto& fw : e.frameworks) fws.push_back(fw.name + " " + fw.version);
+    if (!fws.empty()) w.fact("Python", e.interpreter + ": " + join(fws, ", "));
+  }
+  for (auto& i : f.software.rocm.installs)
+    if (i.active) w.fact("ROCm", i.version.value_or("version unknown") + " (" + i.root + ")");
+  if (auto& n = f.system.container.ngc) w.fact("NGC image", n->framework.value_or("?") + " " + n->version.value_or("?"));
+}
+
+nlohmann::ordered_json finding_json(const Finding& f) {
+  nlohmann::ordered_json j;
+  j["rule"] = f.rule;
+  j["category"] = f.category;
+  j["severity"] = std::string(to_string(f.severity));
+  j["title"] = f.title;
+  j["message"] = f.message;
+  j["scope"] = f.scope;
+  j["evidence"] = nlohmann::ordered_json::array();
+  for (auto& e : f.evidence) j["evidence"].push_back({{"fact", e.fact}, {"value", e.value}, {"source", e.source}});
+  j["fix"] = f.fix;
+  j["sources"] = f.sources;
+  return j;
+}
+
+}  // namespace
+
+std::string render_finding_text(const Finding& f, const ReportOptions& o) {
+  Style s(o.color);
+  std::ostringstream out;
+  finding_lines(out, s, f);
+  return out.str();
+}
+
+std::string render_check_text(const CheckReport& r, const ReportOptions& o) {
+  Style s(o.color);
+  Writer w(s);
+  const int errors = count(r.findings, Severity::error), warnings = count(r.findings, Severity::warning),
+            infos = count(r.findings, Severity::info);
+  w.raw() << s.bold("gpucheck " + o.version) << "  " << s.dim("matrix " + r.matrix.version + " (" + r.matrix.origin + "), " + r.source)
+          << "\n\n";
+  if (r.findings.empty()) w.raw() << s.good("No findings.") << "\n";
+  for (auto& f : r.findings) {
+    finding_lines(w.raw(), s, f);
+    w.raw() << "\n";
+  }
+  summary(w, r.facts);
+  if (!r.facts.notes.empty())
+    w.line(s.dim(plural(static_cast<int>(r.facts.notes.size()), "fact") + " could not be read; `gpucheck probe` lists them with the reason"));
+  std::string counts = plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + std::to_string(infos) + " info";
+  w.raw() << "\n"
+          << (r.failed ? s.bad("FAIL") : s.good("PASS")) << "  " << counts
+          << (r.strict && warnings && !errors ? " (--strict: warnings fail)" : "") << "\n";
+  return w.raw().str();
+}
+
+std::string render_check_json(const CheckReport& r, const ReportOptions& o) {
+  nlohmann::ordered_json j;
+  j["schema"] = kCheckSchema;
+  j["gpucheck_version"] = o.version;
+  j["matrix"] = {{"version", r.matrix.version}, {"date", r.matrix.date}, {"origin", r.matrix.origin}};
+  j["source"] = r.source;
+  j["verdict"] = r.failed ? "fail" : "pass";
+  j["strict"] = r.strict;
+  j["counts"] = {{"error", count(r.findings, Severity::error)},
+                 {"warning", count(r.findings, Severity::warning)},
+                 {"info", count(r.findings, Severity::info)}};
+  j["findings"] = nlohmann::ordered_json::array();
+  for (auto& f : r.findings) j["findings"].push_back(finding_json(f));
+  j["facts"] = to_json(r.facts);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,34 @@
+// `gpucheck check`'s output: findings first (what is wrong, the evidence and
+// where each fact was read, the fix, the source), then a short summary of
+// the stack. The JSON (schema gpucheck.check/1, docs/check-output.md) holds
+// the facts as well, so a saved check can be read back with --from.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "facts/facts.hpp"
+#include "matrix/matrix.hpp"
+#include "report/reports.hpp"
+#include "rules/finding.hpp"
+
+namespace gpucheck {
+
+inline constexpr const char* kCheckSchema = "gpucheck.check/1";
+
+struct CheckReport {
+  const Facts& facts;
+  const std::vector<Finding>& findings;
+  const Matrix& matrix;
+  bool strict = false;
+  bool failed = false;  // the verdict: exit code 1
+  std::string source;   // "this host", "--root DIR", "--from FILE (PyTorch collect_env)"
+};
+
+std::string render_check_text(const CheckReport& r, const ReportOptions& o);
+std::string render_check_json(const CheckReport& r, const ReportOptions& o);
+
+// One finding, as the text report prints it (also used by `explain`).
+std::string render_finding_text(const Finding& f, const ReportOptions& o);
+
+}  // namespace gpucheck

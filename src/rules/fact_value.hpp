@@ -1,0 +1,41 @@
+// The facts as rules see them: a flat name -> value map per subject (the
+// host, one GPU, one Python environment, one framework build, a framework on
+// a GPU), each value typed so that comparisons use the right semantics and
+// carrying where it was read, for the finding's evidence.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpucheck {
+
+enum class FactKind { text, version, number, boolean, list };
+std::string_view to_string(FactKind k);
+
+struct FactValue {
+  FactKind kind = FactKind::text;
+  std::string text;                 // as printed; for a list, its items joined by ", "
+  double number = 0;                // FactKind::number
+  bool boolean = false;             // FactKind::boolean
+  std::vector<std::string> items;   // FactKind::list
+  std::string source;               // the file, command or matrix entry it came from
+
+  static FactValue of_text(std::string v, std::string source);
+  static FactValue of_version(std::string v, std::string source);
+  static FactValue of_number(double v, std::string source);
+  static FactValue of_bool(bool v, std::string source);
+  static FactValue of_list(std::vector<std::string> v, std::string source);
+};
+
+using FactMap = std::map<std::string, FactValue>;
+
+// What a rule is evaluated on. `facts` holds the subject's own facts and
+// those of everything around it (a GPU's map holds the host's facts too).
+struct Subject {
+  std::string scope;  // "host", "gpu", "env", "framework", "framework_gpu"
+  std::string label;  // "host", "GPU 0000:18:00.0 (NVIDIA H100 80GB HBM3)", "torch 2.1.0+cu121 in /venv/bin/python3"
+  FactMap facts;
+};
+
+}  // namespace gpucheck

@@ -1,0 +1,111 @@
+#include "rules/verdict.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "rules/engine.hpp"
+#include "rules/fact_view.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+Condition compare(std::string fact, std::string op, std::vector<std::string> values = {}) {
+  Condition c;
+  c.fact = std::move(fact);
+  c.op = std::move(op);
+  c.values = std::move(values);
+  return c;
+}
+
+Condition all_of(std::vector<Condition> children) {
+  Condition c;
+  c.kind = Condition::Kind::all;
+  c.children = std::move(children);
+  return c;
+}
+
+Rule requirement(std::string id, std::string category, Severity sev, std::string scope, std::string title, Condition when,
+                 std::string message, std::string fix) {
+  Rule r;
+  r.id = std::move(id);
+  r.category = std::move(category);
+  r.severity = sev;
+  r.scope = std::move(scope);
+  r.title = std::move(title);
+  r.when = std::move(when);
+  r.message = std::move(message);
+  r.fix = std::move(fix);
+  r.defined_in = "command line";
+  return r;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+const std::vector<std::string>& precision_names() {
+  static const std::vector<std::string> names = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp6", "fp4"};
+  return names;
+}
+
+std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
+  std::vector<Rule> out;
+  const auto nvidia = compare("gpu.vendor", "==", {"nvidia"});
+  for (auto& p : req.precisions) {
+    out.push_back(requirement("require-" + p, "precision-unsupported", Severity::error, "gpu", "Required precision " + p + " missing",
+                              all_of({nvidia, compare("gpu.precisions", "not_contains", {p})}),
+                              "{gpu.name} (compute capability {gpu.compute_capability}, {gpu.architecture}) has no " + p +
+                                  " in hardware; the job requires it (--require " + p + ")",
+                              "Run the job on GPUs whose architecture has " + p + ", or drop it from the job's precisions"));
+    out.push_back(requirement("require-" + p + "-unknown", "precision-unsupported", Severity::warning, "gpu",
+                              "Required precision " + p + " not confirmed",
+                              all_of({compare("gpu.address", "present"), compare("gpu.precisions", "absent")}),
+                              "gpucheck cannot tell whether {gpu.name} has " + p + ": its architecture is not in the matrix",
+                              "Check the GPU's datasheet; report the model so the matrix can learn it"));
+  }
+  if (req.min_compute) {
+    const auto& cc = *req.min_compute;
+    out.push_back(requirement("require-min-compute", "arch-unsupported", Severity::error, "gpu", "GPU below the required compute capability",
+                              all_of({nvidia, compare("gpu.compute_capability", "<", {cc})}),
+                              "{gpu.name} has compute capability {gpu.compute_capability}; the job requires " + cc + " or newer (--min-compute)",
+                              "Schedule the job on GPUs of compute capability " + cc + " or newer"));
+  }
+  if (req.min_memory_gib) {
+    const auto gib = number_text(*req.min_memory_gib);
+    out.push_back(requirement("require-min-memory", "hardware-health", Severity::error, "gpu", "GPU memory below the requirement",
+                              compare("gpu.memory_gib", "<", {gib}),
+                              "{gpu.name} has {gpu.memory_gib} GiB; the job requires " + gib + " GiB (--min-memory)",
+                              "Schedule the job on GPUs with at least " + gib + " GiB"));
+  }
+  if (req.gpus) {
+    const auto n = std::to_string(*req.gpus);
+    out.push_back(requirement("require-gpus", "visible-devices", Severity::error, "host", "Fewer GPUs than required",
+                              compare("gpu.count", "<", {n}),
+                              "{gpu.count} GPU(s) found; the job requires " + n + " (--gpus)",
+                              "Check that every GPU is seen by the driver (nvidia-smi -L) and not hidden by CUDA_VISIBLE_DEVICES"));
+  }
+  return out;
+}
+
+int Verdict::count(Severity s) const {
+  return static_cast<int>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity == s; }));
+}
+
+bool Verdict::fails(bool strict) const {
+  return count(Severity::error) > 0 || (strict && count(Severity::warning) > 0);
+}
+
+Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req) {
+  const auto subjects = build_subjects(facts, knowledge.matrix);
+  std::vector<Rule> rules = knowledge.rules;
+  auto extra = requirement_rules(req);
+  rules.insert(rules.end(), extra.begin(), extra.end());
+  return Verdict{evaluate_rules(rules, subjects)};
+}
+
+}  // namespace gpucheck

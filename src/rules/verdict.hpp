@@ -1,0 +1,38 @@
+// `gpucheck check`'s verdict: the matrix's rules and a launcher's own
+// requirements, evaluated over the facts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facts/facts.hpp"
+#include "rules/finding.hpp"
+#include "rules/knowledge.hpp"
+
+namespace gpucheck {
+
+// What a job launcher demands of the node (--require, --min-compute,
+// --min-memory, --gpus). Not knowledge, so built here, not read from the matrix.
+struct LaunchRequirements {
+  std::vector<std::string> precisions;          // "bf16", "fp8"
+  std::optional<std::string> min_compute;       // "8.0"
+  std::optional<double> min_memory_gib;
+  std::optional<int> gpus;
+};
+
+// The precision names --require accepts.
+const std::vector<std::string>& precision_names();
+
+std::vector<Rule> requirement_rules(const LaunchRequirements& req);
+
+struct Verdict {
+  std::vector<Finding> findings;
+  int count(Severity s) const;
+  // Exit code 1: an error, or a warning when strict.
+  bool fails(bool strict) const;
+};
+
+Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req);
+
+}  // namespace gpucheck
