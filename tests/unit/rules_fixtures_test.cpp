@@ -1,0 +1,265 @@
+// Every rule of the matrix has a fixture that triggers it, and the real
+// fixtures give exactly their known verdicts: the table tests/fixtures/triggers.json,
+// whose cases are real fixtures, or copies of them with small recorded edits.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "host/hosts.hpp"
+#include "importers/import_report.hpp"
+#include "probe.hpp"
+#include "rules/knowledge.hpp"
+#include "rules/verdict.hpp"
+#include "test_support.hpp"
+
+namespace gpucheck {
+// probes/deep_probe.py as embedded: the recorded deep probe's command line holds it.
+extern const char kDeepProbeScript[];
+}  // namespace gpucheck
+
+using namespace gpucheck;
+using gpucheck::test::TempDir;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kHosts = gpucheck::test::source_path("tests/fixtures/hosts");
+
+const json& table() {
+  static const json t = json::parse(gpucheck::test::read_file(gpucheck::test::source_path("tests/fixtures/triggers.json")));
+  return t;
+}
+
+const Knowledge& knowledge() {
+  static const Knowledge k = [] {
+    auto r = load_knowledge("");
+    if (!r) throw std::runtime_error("embedded matrix: " + r.problem().where + ": " + r.problem().detail);
+    return std::move(r).value();
+  }();
+  return k;
+}
+
+// Every occurrence; an edit that matches nothing is a stale case, so it fails.
+std::string replace_all(std::string text, const json& pair, const std::string& where) {
+  const auto from = pair.at(0).get<std::string>(), to = pair.at(1).get<std::string>();
+  INFO(where << ": replace \"" << from << "\"");
+  REQUIRE(text.find(from) != std::string::npos);
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+json read_json(const fs::path& p) { return json::parse(gpucheck::test::read_file(p.string())); }
+void write_json(const fs::path& p, const json& j) { gpucheck::test::write_file(p, j.dump(2) + "\n"); }
+
+void apply_file_edit(const fs::path& root, const json& e) {
+  const fs::path p = root / e.at("file").get<std::string>();
+  if (e.contains("replace")) {
+    gpucheck::test::write_file(p, replace_all(gpucheck::test::read_file(p.string()), e["replace"], p.string()));
+  } else if (e.contains("write")) {
+    if (fs::is_symlink(p)) fs::remove(p);
+    gpucheck::test::write_file(p, e["write"].get<std::string>());
+  } else if (e.contains("symlink")) {
+    fs::create_directories(p.parent_path());
+    if (fs::is_symlink(p) || fs::exists(p)) fs::remove(p);
+    fs::create_symlink(e["symlink"].get<std::string>(), p);
+  } else if (e.value("delete", false)) {
+    INFO("delete " << p);
+    REQUIRE((fs::is_symlink(p) || fs::exists(p)));
+    fs::remove_all(p);  // a link itself, never its target
+  } else {
+    FAIL("unknown file edit " << e.dump());
+  }
+}
+
+void apply_manifest_edit(const fs::path& root, const json& e) {
+  const fs::path mpath = root / ".gpucheck/manifest.json";
+  json m = read_json(mpath);
+  if (e.contains("env")) {
+    for (auto& [k, v] : e["env"].items()) m["env"][k] = v;
+  } else if (e.contains("command")) {
+    const auto key = e["command"].get<std::string>();
+    INFO("command " << key);
+    REQUIRE(m["commands"].contains(key));
+    auto& c = m["commands"][key];
+    if (c.contains("stdout_file")) {
+      const fs::path out = root / ".gpucheck" / c["stdout_file"].get<std::string>();
+      gpucheck::test::write_file(out, replace_all(gpucheck::test::read_file(out.string()), e.at("replace"), out.string()));
+    } else {
+      c["stdout"] = replace_all(c.at("stdout").get<std::string>(), e.at("replace"), key);
+    }
+  } else if (e.contains("call")) {
+    const auto key = e["call"].get<std::string>();
+    if (e.contains("from")) {
+      const json src = read_json(fs::path(kHosts) / e["from"].get<std::string>() / ".gpucheck/manifest.json");
+      m["calls"][key] = src.at("calls").at(key);
+    } else if (e.contains("write")) {
+      m["calls"][key] = json{{"output", e["write"]}};
+    } else {
+      INFO("call " << key);
+      REQUIRE(m["calls"].contains(key));
+      m["calls"][key]["output"] = replace_all(m["calls"][key].at("output").get<std::string>(), e.at("replace"), key);
+    }
+  } else if (e.contains("deep_answer")) {
+    // The probe asks for "<interpreter> -c <script>", arguments joined by spaces (docs/snapshot.md).
+    const auto& d = e["deep_answer"];
+    m["commands"][d.at("interpreter").get<std::string>() + " -c " + kDeepProbeScript] =
+        json{{"exit_code", 0}, {"stdout", d.at("stdout")}, {"stderr", ""}};
+  } else {
+    FAIL("unknown edit " << e.dump());
+  }
+  write_json(mpath, m);
+}
+
+LaunchRequirements requirements_of(const json& c) {
+  LaunchRequirements r;
+  if (!c.contains("requirements")) return r;
+  const auto& j = c["requirements"];
+  if (j.contains("precisions")) r.precisions = j["precisions"].get<std::vector<std::string>>();
+  if (j.contains("min_compute")) r.min_compute = j["min_compute"].get<std::string>();
+  if (j.contains("min_memory_gib")) r.min_memory_gib = j["min_memory_gib"].get<double>();
+  if (j.contains("gpus")) r.gpus = j["gpus"].get<int>();
+  return r;
+}
+
+Facts facts_of(const json& c, const TempDir& tmp) {
+  if (c.contains("report")) {
+    const auto path = c["report"].get<std::string>();
+    auto imported = import_report(gpucheck::test::read_file(gpucheck::test::source_path(path)), path);
+    INFO("report " << path << ": " << (imported ? "" : imported.problem().detail));
+    REQUIRE(imported);
+    return std::move(imported).value().facts;
+  }
+  const fs::path root = tmp.path() / "snapshot";
+  fs::copy(fs::path(kHosts) / c.at("base").get<std::string>(), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  for (auto& e : c.value("edits", json::array())) {
+    if (e.contains("file")) apply_file_edit(root, e);
+    else apply_manifest_edit(root, e);
+  }
+  auto host = open_host(root.string());
+  REQUIRE(host);
+  ProbeOptions opts;
+  opts.deep = c.value("deep", false);
+  return run_probes(**host, opts);
+}
+
+std::set<std::string> strings_of(const json& arr) {
+  std::set<std::string> out;
+  for (auto& s : arr) out.insert(s.get<std::string>());
+  return out;
+}
+
+std::string describe(const Verdict& v) {
+  std::string s;
+  for (auto& f : v.findings) s += "\n  " + std::string(to_string(f.severity)) + " " + f.category + " " + f.rule + ": " + f.message;
+  return s.empty() ? " (none)" : s;
+}
+
+void run_case(const json& c) {
+  TempDir tmp;
+  const Verdict v = judge(facts_of(c, tmp), knowledge(), requirements_of(c));
+  std::set<std::string> categories, fired;
+  for (auto& f : v.findings) {
+    fired.insert(f.rule);
+    if (f.severity != Severity::info) categories.insert(f.category);
+  }
+  INFO("findings:" << describe(v));
+  CHECK(categories == strings_of(c.at("expect")));
+  for (auto& r : c.at("rules")) {
+    INFO("rule " << r.get<std::string>() << " should fire");
+    CHECK(fired.count(r.get<std::string>()) == 1);
+  }
+}
+
+std::set<std::string> listed_rules() {
+  std::set<std::string> out;
+  for (auto& c : table().at("cases"))
+    for (auto& r : c.at("rules")) out.insert(r.get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every case of the trigger table gives exactly its expected verdict", "[rules][fixtures]") {
+  std::set<std::string> names;
+  for (auto& c : table().at("cases")) {
+    const auto name = c.at("name").get<std::string>();
+    INFO("case \"" << name << "\" (base " << c.value("base", c.value("report", "?")) << "): " << c.value("note", ""));
+    CHECK(names.insert(name).second);
+    CHECK(!c.value("note", "").empty());
+    // A changed real fixture is synthetic, and says so.
+    if (!c.value("edits", json::array()).empty()) CHECK(name.rfind("synthetic", 0) == 0);
+    run_case(c);
+  }
+}
+
+TEST_CASE("every rule of the embedded matrix has a case that triggers it", "[rules][fixtures]") {
+  const auto listed = listed_rules();
+  std::set<std::string> exempt;
+  for (auto& u : table().value("untriggerable", json::array())) exempt.insert(u.at("rule").get<std::string>());
+  std::set<std::string> ids;
+  for (auto& r : knowledge().rules) ids.insert(r.id);
+  for (auto& id : ids) {
+    INFO("rule " << id << ": add a case to tests/fixtures/triggers.json whose \"rules\" lists it");
+    CHECK((listed.count(id) == 1 || exempt.count(id) == 1));
+  }
+  for (auto& id : exempt) {
+    INFO("untriggerable entry " << id << ": no such rule, or a case lists it now (then drop the entry)");
+    CHECK(ids.count(id) == 1);
+    CHECK(listed.count(id) == 0);
+  }
+  // Listed ids are real ones: a typo would otherwise pass as "covered".
+  LaunchRequirements all;
+  all.precisions = precision_names();
+  all.min_compute = "9.0";
+  all.min_memory_gib = 1;
+  all.gpus = 1;
+  std::set<std::string> requirement_ids;
+  for (auto& r : requirement_rules(all)) requirement_ids.insert(r.id);
+  for (auto& id : listed) {
+    INFO("listed rule " << id);
+    CHECK((ids.count(id) == 1 || requirement_ids.count(id) == 1));
+  }
+}
+
+TEST_CASE("each kind of launcher requirement has a case that triggers it", "[rules][fixtures]") {
+  // fp64 and fp32 are in every architecture of the matrix, so one precision
+  // stands for all: the rules differ only in the name.
+  LaunchRequirements one;
+  one.precisions = {"fp8"};
+  one.min_compute = "9.0";
+  one.min_memory_gib = 1;
+  one.gpus = 1;
+  const auto listed = listed_rules();
+  for (auto& r : requirement_rules(one)) {
+    INFO("requirement rule " << r.id);
+    CHECK(listed.count(r.id) == 1);
+  }
+}
+
+TEST_CASE("the real fixtures are in the table as they are, and the healthy ones give no error or warning", "[rules][fixtures]") {
+  std::map<std::string, const json*> plain;
+  for (auto& c : table().at("cases"))
+    if (c.contains("base") && c.value("edits", json::array()).empty() && !c.contains("requirements") && !c.value("deep", false))
+      plain[c["base"].get<std::string>()] = &c;
+  for (auto& e : fs::directory_iterator(kHosts)) {
+    if (!e.is_directory()) continue;
+    const auto name = e.path().filename().string();
+    INFO("fixture " << name << ": add a case with no edits, expecting its verdict as it is");
+    REQUIRE(plain.count(name) == 1);
+  }
+  // Healthy by their notes: a verdict here would be a false alarm.
+  for (const char* healthy : {"h100-sxm-8gpu", "rtx4090-workstation", "conda-pytorch-cu118", "cpu-only", "rocm6-mi300x", "ngc-pytorch-24.01"}) {
+    INFO("fixture " << healthy);
+    REQUIRE(plain.count(healthy) == 1);
+    CHECK(plain[healthy]->at("expect").empty());
+    TempDir tmp;
+    const Verdict v = judge(facts_of(*plain[healthy], tmp), knowledge(), LaunchRequirements{});
+    INFO("findings:" << describe(v));
+    CHECK(v.count(Severity::error) == 0);
+    CHECK(v.count(Severity::warning) == 0);
+  }
+}
