@@ -42,6 +42,10 @@ int write_out(const std::string& path, const std::string& text) {
 }
 
 int run_lock(const GlobalOptions& g, const LockArgs& a) {
+  if (!a.in.empty() && a.emit == "lock") {
+    std::cerr << "gpucheck: lock --lock FILE reads an existing lock for --emit constraints or --emit container\n";
+    return kExitUsage;
+  }
   if (a.emit != "lock") {
     std::optional<Lock> lock;
     if (!a.in.empty()) {
