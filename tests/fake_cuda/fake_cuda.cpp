@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -53,6 +55,14 @@ constexpr ErrorText kErrors[] = {
     {34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
     {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
     {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain."},
+    {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+    {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
+    {702, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated"},
+    {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "system has unsupported display driver / cuda driver combination"},
     {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", "forward compatibility was attempted on non supported HW"},
@@ -82,6 +92,24 @@ struct Device {
   int pci_domain = 0, pci_bus = 0, pci_device = 0;
 };
 
+// What a launch of one kernel does: nothing is computed. `output` is a file
+// whose bytes are copied into the buffer of parameter `param`, only when the
+// description names one; otherwise the output stays as it was (poisoned).
+struct Kernel {
+  std::string output;
+  int param = 3;
+  double time_ms = 1;       // virtual time a launch takes (events read it)
+  CUresult launch_error = 0;
+  CUresult sync_error = 0;  // what the next synchronisation after a launch returns
+  bool hang = false;        // the next synchronisation after a launch never returns
+  bool crash = false;       // cuLaunchKernel raises SIGSEGV
+};
+
+struct JitFailure {
+  CUresult code = 218;
+  std::string log;
+};
+
 struct Description {
   bool loaded = false;  // false: cuInit answers 999 (the reason went to stderr)
   bool stub = false;
@@ -89,6 +117,9 @@ struct Description {
   int driver_version = 0;
   std::vector<Device> devices;
   std::set<std::string> hang, crash;
+  std::map<std::string, struct Kernel> kernels;  // by .entry name
+  std::map<std::string, struct JitFailure> jit_failures;
+  double memcpy_ms = 1;
 };
 
 void complain(const std::string& what) { std::fprintf(stderr, "fake libcuda: %s\n", what.c_str()); }
@@ -217,6 +248,39 @@ Description load() {
       desc.hang.insert(rest);
     } else if (word == "crash") {
       desc.crash.insert(rest);
+    } else if (word == "kernel" || word == "jit_fail") {
+      const auto sp2 = rest.find(' ');
+      const std::string entry = rest.substr(0, sp2);
+      std::vector<std::pair<std::string, std::string>> fields;
+      if (entry.empty()) why = word + " wants an entry name";
+      else if (!split_fields(sp2 == std::string::npos ? "" : rest.substr(sp2 + 1), fields)) why = "unbalanced quote or missing '='";
+      for (auto& [k, v] : fields) {
+        if (!why.empty()) break;
+        char* e = nullptr;
+        const long num = std::strtol(v.c_str(), &e, 10);
+        const bool is_num = !v.empty() && *e == 0;
+        if (word == "jit_fail") {
+          auto& j = desc.jit_failures[entry];
+          if (k == "code" && is_num) j.code = static_cast<CUresult>(num);
+          else if (k == "log") j.log = v;
+          else why = "jit_fail: unknown or bad field " + k;
+          continue;
+        }
+        auto& kd = desc.kernels[entry];
+        if (k == "output") kd.output = v;
+        else if (k == "param" && is_num) kd.param = static_cast<int>(num);
+        else if (k == "time_ms") kd.time_ms = std::strtod(v.c_str(), nullptr);
+        else if (k == "launch_error" && is_num) kd.launch_error = static_cast<CUresult>(num);
+        else if (k == "sync_error" && is_num) kd.sync_error = static_cast<CUresult>(num);
+        else if (k == "hang" && v == "1") kd.hang = true;
+        else if (k == "crash" && v == "1") kd.crash = true;
+        else why = "kernel: unknown or bad field " + k;
+      }
+      if (word == "jit_fail" && why.empty()) desc.jit_failures[entry];
+      if (word == "kernel" && why.empty()) desc.kernels[entry];
+    } else if (word == "memcpy_ms") {
+      desc.memcpy_ms = std::strtod(rest.c_str(), &end);
+      if (*end || rest.empty()) why = "memcpy_ms wants a number";
     } else if (word == "stub") {
       desc.stub = true;
     } else {
@@ -378,6 +442,268 @@ __attribute__((visibility("default"))) CUresult cuDeviceGetPCIBusId(char* bus, i
   const Device* d = nullptr;
   if (const CUresult r = device(dev, d); r != kSuccess) return r;
   return copy_string(d->bus, bus, len);
+}
+
+}  // extern "C"
+
+// --- The entry points of the kernel checks (src/kernels/driver_api.hpp) ---
+// Memory is host memory; a CUdeviceptr is its address. Nothing is computed:
+// a launch copies a file into an output buffer only when the description says
+// so, and takes virtual time that events report.
+
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st* CUcontext;
+typedef struct CUmod_st* CUmodule;
+typedef struct CUfunc_st* CUfunction;
+typedef struct CUevent_st* CUevent;
+typedef struct CUstream_st* CUstream;
+typedef int CUjit_option;
+
+struct CUmod_st {
+  std::string ptx;
+};
+struct CUfunc_st {
+  std::string entry;
+};
+struct CUevent_st {
+  double t = 0;
+};
+
+namespace {
+
+constexpr CUresult kNotFound = 500;
+constexpr CUresult kInvalidContext = 201;
+
+struct CUctx_st* const kPrimary = reinterpret_cast<struct CUctx_st*>(0x1000);
+bool g_context = false;
+double g_clock_ms = 0;                      // the virtual clock events read
+const Kernel* g_pending = nullptr;          // the last launch, until a synchronisation
+std::map<CUdeviceptr, std::size_t> g_allocs;
+
+// The allocation holding [p, p + n), or false.
+bool in_alloc(CUdeviceptr p, std::size_t n) {
+  auto it = g_allocs.upper_bound(p);
+  if (it == g_allocs.begin()) return false;
+  --it;
+  return p >= it->first && p + n <= it->first + it->second;
+}
+
+// Synchronising after a launch: the scripted hang or error happens here.
+CUresult settle() {
+  const Kernel* k = g_pending;
+  g_pending = nullptr;
+  if (!k) return kSuccess;
+  if (k->hang)
+    for (;;) ::pause();
+  return k->sync_error;
+}
+
+CUresult need_context() { return !g_initialized ? kNotInitialized : (g_context ? kSuccess : kInvalidContext); }
+
+}  // namespace
+
+#define FAKE_CUDA_CONTEXT()                                \
+  if (const CUresult r_ = need_context(); r_ != kSuccess) \
+  return r_
+
+extern "C" {
+
+__attribute__((visibility("default"))) CUresult cuDevicePrimaryCtxRetain(CUcontext* ctx, CUdevice dev) {
+  FAKE_CUDA_ENTRY("cuDevicePrimaryCtxRetain");
+  const Device* d = nullptr;
+  if (const CUresult r = device(dev, d); r != kSuccess) return r;
+  if (!ctx) return kInvalidValue;
+  *ctx = kPrimary;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+  FAKE_CUDA_ENTRY("cuDevicePrimaryCtxRelease_v2");
+  const Device* d = nullptr;
+  return device(dev, d);
+}
+
+__attribute__((visibility("default"))) CUresult cuCtxSetCurrent(CUcontext ctx) {
+  FAKE_CUDA_ENTRY("cuCtxSetCurrent");
+  if (!g_initialized) return kNotInitialized;
+  g_context = ctx == kPrimary;
+  return g_context ? kSuccess : kInvalidContext;
+}
+
+__attribute__((visibility("default"))) CUresult cuCtxSynchronize() {
+  FAKE_CUDA_ENTRY("cuCtxSynchronize");
+  FAKE_CUDA_CONTEXT();
+  return settle();
+}
+
+__attribute__((visibility("default"))) CUresult cuModuleLoadDataEx(CUmodule* mod, const void* image, unsigned int n,
+                                                                   CUjit_option* options, void** values) {
+  FAKE_CUDA_ENTRY("cuModuleLoadDataEx");
+  FAKE_CUDA_CONTEXT();
+  if (!mod || !image) return kInvalidValue;
+  const std::string ptx(static_cast<const char*>(image));
+  for (const auto& [entry, failure] : description().jit_failures) {
+    if (ptx.find(".entry " + entry + "(") == std::string::npos) continue;
+    // The JIT writes its log into the buffer of option 5 (CU_JIT_ERROR_LOG_BUFFER),
+    // at most option 6's size, as the real driver does.
+    char* buf = nullptr;
+    std::size_t size = 0;
+    for (unsigned i = 0; i < n && options && values; ++i) {
+      if (options[i] == 5) buf = static_cast<char*>(values[i]);
+      if (options[i] == 6) size = reinterpret_cast<std::size_t>(values[i]);
+    }
+    if (buf && size) std::snprintf(buf, size, "%s", failure.log.c_str());
+    return failure.code;
+  }
+  *mod = new CUmod_st{ptx};
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuModuleGetFunction(CUfunction* fn, CUmodule mod, const char* name) {
+  FAKE_CUDA_ENTRY("cuModuleGetFunction");
+  FAKE_CUDA_CONTEXT();
+  if (!fn || !mod || !name) return kInvalidValue;
+  if (mod->ptx.find(std::string(".entry ") + name + "(") == std::string::npos) return kNotFound;
+  *fn = new CUfunc_st{name};
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuModuleUnload(CUmodule mod) {
+  FAKE_CUDA_ENTRY("cuModuleUnload");
+  delete mod;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuMemAlloc_v2(CUdeviceptr* p, std::size_t n) {
+  FAKE_CUDA_ENTRY("cuMemAlloc_v2");
+  FAKE_CUDA_CONTEXT();
+  if (!p || n == 0) return kInvalidValue;
+  void* m = std::malloc(n);
+  if (!m) return 2;  // CUDA_ERROR_OUT_OF_MEMORY
+  *p = reinterpret_cast<CUdeviceptr>(m);
+  g_allocs[*p] = n;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuMemFree_v2(CUdeviceptr p) {
+  FAKE_CUDA_ENTRY("cuMemFree_v2");
+  if (!g_allocs.erase(p)) return kInvalidValue;
+  std::free(reinterpret_cast<void*>(p));
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuMemAllocHost_v2(void** p, std::size_t n) {
+  FAKE_CUDA_ENTRY("cuMemAllocHost_v2");
+  FAKE_CUDA_CONTEXT();
+  if (!p) return kInvalidValue;
+  *p = std::malloc(n);
+  return *p ? kSuccess : 2;
+}
+
+__attribute__((visibility("default"))) CUresult cuMemFreeHost(void* p) {
+  FAKE_CUDA_ENTRY("cuMemFreeHost");
+  std::free(p);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, std::size_t n) {
+  FAKE_CUDA_ENTRY("cuMemcpyHtoD_v2");
+  FAKE_CUDA_CONTEXT();
+  if (!in_alloc(dst, n) || !src) return kInvalidValue;
+  std::memcpy(reinterpret_cast<void*>(dst), src, n);
+  g_clock_ms += description().memcpy_ms;
+  return kSuccess;
+}
+
+// Synchronous, as the real one is: it waits for the launch before it.
+__attribute__((visibility("default"))) CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, std::size_t n) {
+  FAKE_CUDA_ENTRY("cuMemcpyDtoH_v2");
+  FAKE_CUDA_CONTEXT();
+  if (const CUresult r = settle(); r != kSuccess) return r;
+  if (!in_alloc(src, n) || !dst) return kInvalidValue;
+  std::memcpy(dst, reinterpret_cast<const void*>(src), n);
+  g_clock_ms += description().memcpy_ms;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int value, std::size_t n) {
+  FAKE_CUDA_ENTRY("cuMemsetD32_v2");
+  FAKE_CUDA_CONTEXT();
+  if (!in_alloc(dst, n * 4)) return kInvalidValue;
+  auto* w = reinterpret_cast<unsigned int*>(dst);
+  for (std::size_t i = 0; i < n; ++i) w[i] = value;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
+                                                               unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                                                               CUstream stream, void** params, void** extra) {
+  FAKE_CUDA_ENTRY("cuLaunchKernel");
+  FAKE_CUDA_CONTEXT();
+  (void)shared;
+  (void)stream;
+  (void)extra;
+  if (!fn || !params || gx * gy * gz == 0 || bx * by * bz == 0 || bx * by * bz > 1024) return kInvalidValue;
+  static const Kernel kPlain{};
+  auto it = description().kernels.find(fn->entry);
+  const Kernel& k = it == description().kernels.end() ? kPlain : it->second;
+  if (k.crash) {
+    std::signal(SIGSEGV, SIG_DFL);
+    std::raise(SIGSEGV);
+  }
+  if (k.launch_error) return k.launch_error;
+  if (!k.output.empty()) {
+    std::ifstream in(k.output, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const CUdeviceptr dst = *static_cast<CUdeviceptr*>(params[k.param]);
+    if (!in_alloc(dst, bytes.size())) {
+      complain("kernel " + fn->entry + ": output " + k.output + " is larger than the buffer of parameter " +
+               std::to_string(k.param));
+      return kInvalidValue;
+    }
+    std::memcpy(reinterpret_cast<void*>(dst), bytes.data(), bytes.size());
+  }
+  g_clock_ms += k.time_ms;
+  g_pending = &k;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuEventCreate(CUevent* ev, unsigned int flags) {
+  FAKE_CUDA_ENTRY("cuEventCreate");
+  FAKE_CUDA_CONTEXT();
+  (void)flags;
+  if (!ev) return kInvalidValue;
+  *ev = new CUevent_st{};
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuEventRecord(CUevent ev, CUstream stream) {
+  FAKE_CUDA_ENTRY("cuEventRecord");
+  FAKE_CUDA_CONTEXT();
+  (void)stream;
+  if (!ev) return kInvalidValue;
+  ev->t = g_clock_ms;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuEventSynchronize(CUevent ev) {
+  FAKE_CUDA_ENTRY("cuEventSynchronize");
+  FAKE_CUDA_CONTEXT();
+  if (!ev) return kInvalidValue;
+  return settle();
+}
+
+__attribute__((visibility("default"))) CUresult cuEventElapsedTime(float* ms, CUevent a, CUevent b) {
+  FAKE_CUDA_ENTRY("cuEventElapsedTime");
+  if (!ms || !a || !b) return kInvalidValue;
+  *ms = static_cast<float>(b->t - a->t);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuEventDestroy_v2(CUevent ev) {
+  FAKE_CUDA_ENTRY("cuEventDestroy_v2");
+  delete ev;
+  return kSuccess;
 }
 
 }  // extern "C"

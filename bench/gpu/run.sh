@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Real-GPU bench of the kernel checks: builds gpucheck, runs `gpucheck kernels
+# --json`, runs the same precisions through PyTorch's matmul on the same GPUs
+# (torch_rates.py), and prints our rate, PyTorch's, the datasheet and the
+# ratios, plus device-copy bandwidth against torch's device-to-device copy.
+# Needs cmake, ninja (or make), a C++20 compiler and python3 with torch.
+# Usage: bench/gpu/run.sh [OUTDIR]   (about 2-5 minutes on one H200)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${1:-$root/build/bench-gpu-out}
+build=$root/build/bench-gpu
+mkdir -p "$out"
+gen=Ninja; command -v ninja >/dev/null || gen="Unix Makefiles"
+cmake -S "$root" -B "$build" -G "$gen" -DCMAKE_BUILD_TYPE=Release -DGPUCHECK_BUILD_TESTS=OFF -DGPUCHECK_WERROR=OFF >"$out/cmake.log"
+cmake --build "$build" --target gpucheck -j"$(nproc)" >"$out/build.log"
+nvidia-smi -L | tee "$out/nvidia-smi-L.txt" || true
+set +e
+timeout 300 "$build/gpucheck" kernels --json >"$out/kernels.json" 2>"$out/kernels.stderr"
+echo "gpucheck kernels exit code: $?" | tee "$out/kernels.rc"
+timeout 300 "$build/gpucheck" kernels >"$out/kernels.txt" 2>&1
+set -e
+cat "$out/kernels.txt"
+timeout 300 python3 "$here/torch_rates.py" >"$out/torch.json" 2>"$out/torch.stderr" || echo "torch_rates.py failed: see $out/torch.stderr"
+python3 "$here/compare.py" "$out/kernels.json" "$out/torch.json" | tee "$out/table.md"

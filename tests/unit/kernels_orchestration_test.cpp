@@ -1,0 +1,285 @@
+// The kernel checks' orchestration against the fake libcuda (tests/fake_cuda):
+// the forked children, the watchdog, the restarts and the facts are real;
+// only the driver is a double. It computes nothing: a "correct" run is one
+// whose description hands the fake the expected output bytes, written here
+// from the same CPU reference the checks compare against.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "kernels/catalog.hpp"
+#include "kernels/reference.hpp"
+#include "kernels/run.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+using namespace gpucheck::kernels;
+
+namespace {
+
+const std::string kFakeLib = std::string(GPUCHECK_FAKE_CUDA_DIR) + "/libcuda.so.1";
+const std::string kH100 =
+    "driver_version 12020\n"
+    "device name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a23 cc=9.0 sms=2 mem=85520809984 "
+    "bus=00000000:18:00.0\n";
+
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
+    if (const char* old = std::getenv(name_.c_str())) old_ = old;
+    ::setenv(name_.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
+    else ::unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+const KernelSpec& kernel(const std::string& entry) {
+  for (auto& k : all_kernels())
+    if (entry == k.entry) return k;
+  throw std::runtime_error("no kernel " + entry);
+}
+
+KernelRequest small_request(std::vector<std::string> precisions) {
+  KernelRequest r;
+  r.libcuda = {kFakeLib};
+  r.precisions = std::move(precisions);
+  r.step_timeout = Millis(1500);
+  r.first_line = Millis(5000);
+  r.overall = Millis(30000);
+  r.session.copy_bytes = 64 * 1024;
+  r.session.host_chunk = 16 * 1024;
+  return r;
+}
+
+// The bytes a right answer would hold: the reference's expected values.
+std::string expected_bytes(const KernelSpec& k, const SessionOptions& o) {
+  const CheckData data = make_check_data(k, o.tiles, o.seed);
+  std::string out(data.d_bytes(), '\0');
+  for (std::size_t i = 0; i < data.expected.size(); ++i) {
+    if (k.elem_bytes == 8) std::memcpy(&out[i * 8], &data.expected[i], 8);
+    else if (std::string(k.precision) == "int8") { auto v = static_cast<std::int32_t>(data.expected[i]); std::memcpy(&out[i * 4], &v, 4); }
+    else { auto f = static_cast<float>(data.expected[i]); std::memcpy(&out[i * 4], &f, 4); }
+  }
+  return out;
+}
+
+struct Scenario {
+  test::TempDir dir;
+  std::optional<ScopedEnv> env;
+  explicit Scenario(const std::string& text) { env.emplace("GPUCHECK_FAKE_CUDA", write("driver.txt", text)); }
+  std::string write(const std::string& name, const std::string& content) {
+    const auto p = dir.path() / name;
+    test::write_file(p, content);
+    return p.string();
+  }
+};
+
+const KernelCheck& check(const KernelFacts& f, const std::string& precision) {
+  REQUIRE(f.gpus.size() >= 1);
+  for (auto& c : f.gpus[0].checks)
+    if (c.precision == precision) return c;
+  FAIL("no check " << precision);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("kernels: a JIT failure is reported with the JIT's error log", "[kernels][fake_cuda]") {
+  Scenario s(kH100 + "jit_fail gpucheck_mma_f16_m16n8k16 code=218 log=\"ptxas application ptx input, line 9; fatal : Unsupported .version 7.0\"\n");
+  const KernelFacts f = run_kernel_checks(small_request({"fp16"}));
+  REQUIRE_FALSE(f.error);
+  const auto& c = check(f, "fp16");
+  CHECK(c.status == "jit_failed");
+  CHECK(c.jit_ok == false);
+  CHECK(c.jit_code == 218);
+  CHECK(c.jit_error.value_or("") == "CUDA_ERROR_INVALID_PTX: ptxas application ptx input, line 9; fatal : Unsupported .version 7.0");
+  CHECK(c.kernel.value_or("") == "gpucheck_mma_f16_m16n8k16");  // sm_90 picks the sm_80 variant
+  CHECK(c.expected);
+  CHECK(c.expected_source == "ptx_target");
+  CHECK(kernels_exit_code(f) == 1);
+}
+
+TEST_CASE("kernels: an output the fake never writes fails as unwritten", "[kernels][fake_cuda]") {
+  Scenario s(kH100);
+  const KernelFacts f = run_kernel_checks(small_request({"bf16"}));
+  const auto& c = check(f, "bf16");
+  CHECK(c.status == "failed");
+  CHECK(c.correct == false);
+  CHECK(c.elements_checked == c.elements_unwritten);
+  CHECK(c.elements_unwritten == std::uint64_t{8 * 8 * 32 * 4});
+  CHECK(c.first_mismatch.value_or("").find("the poison (never written)") != std::string::npos);
+}
+
+TEST_CASE("kernels: the expected output passes, with a rate and a datasheet ratio", "[kernels][fake_cuda]") {
+  Scenario s(kH100);
+  KernelRequest req = small_request({"fp32", "int8"});
+  const std::string out32 = s.write("fp32.bin", expected_bytes(kernel("gpucheck_fma_f32"), req.session));
+  const std::string out8 = s.write("int8.bin", expected_bytes(kernel("gpucheck_mma_s8_m16n8k32"), req.session));
+  std::ofstream(s.dir.path() / "driver.txt", std::ios::app)
+      << "kernel gpucheck_fma_f32 output=" << out32 << " time_ms=20\n"
+      << "kernel gpucheck_mma_s8_m16n8k32 output=" << out8 << " time_ms=20\n";
+  // A synthetic matrix: one model and its architecture, figures made up for the test.
+  Matrix m;
+  m.version = "synthetic";
+  GpuModel g;
+  g.id = "h100-synthetic";
+  g.name_patterns = {"h100 80gb hbm3"};
+  g.tflops = {{"fp32", 67.0}, {"int8", 1979.0}};
+  m.gpus.push_back(g);
+  m.arch_precisions.push_back(ArchPrecisions{"9.0", "Hopper", {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"}, {}});
+  req.matrix = &m;
+  const KernelFacts f = run_kernel_checks(req);
+  REQUIRE_FALSE(f.error);
+  CHECK(f.matrix_version == "synthetic");
+  CHECK(f.driver_version == "12.2");
+  const auto& gpu = f.gpus[0];
+  CHECK(gpu.model == "h100-synthetic");
+  CHECK(gpu.architecture == "Hopper");
+  CHECK(gpu.pci_bus_id == "0000:18:00.0");
+  for (const char* p : {"fp32", "int8"}) {
+    const auto& c = check(f, p);
+    INFO(p << ": " << c.reason.value_or("") << c.first_mismatch.value_or("") << c.launch_error.value_or(""));
+    CHECK(c.status == "passed");
+    CHECK(c.correct == true);
+    CHECK(c.elements_wrong == 0u);
+    CHECK(c.expected_source == "matrix");
+    CHECK(c.seconds == Approx(0.020));
+    REQUIRE(c.tflops);
+    CHECK(*c.tflops > 0);
+    REQUIRE(c.ratio);
+    CHECK(*c.ratio == Approx(*c.tflops / *c.datasheet_tflops));
+  }
+  CHECK(check(f, "fp32").datasheet_tflops == 67.0);
+  CHECK(kernels_exit_code(f) == 0);
+}
+
+TEST_CASE("kernels: a launch failure is reported and the next check runs in a fresh child", "[kernels][fake_cuda]") {
+  Scenario s(kH100 + "kernel gpucheck_fma_f64 launch_error=701\nkernel gpucheck_fma_f32 sync_error=700\n");
+  const KernelFacts f = run_kernel_checks(small_request({"fp64", "fp32", "tf32"}));
+  const auto& f64 = check(f, "fp64");
+  CHECK(f64.status == "launch_failed");
+  CHECK(f64.launch_code == 701);
+  CHECK(f64.launch_error.value_or("") == "cuLaunchKernel returned CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES");
+  const auto& f32 = check(f, "fp32");
+  CHECK(f32.status == "launch_failed");
+  CHECK(f32.launch_error.value_or("") == "cuCtxSynchronize returned CUDA_ERROR_ILLEGAL_ADDRESS");
+  CHECK(check(f, "tf32").status == "failed");  // ran (in a third child): the fake wrote nothing
+  CHECK(f.gpus[0].child_restarts == 2);
+}
+
+TEST_CASE("kernels: a kernel that never finishes is killed by the watchdog", "[kernels][fake_cuda]") {
+  Scenario s(kH100 + "kernel gpucheck_mma_bf16_m16n8k16 hang=1\n");
+  const auto start = std::chrono::steady_clock::now();
+  const KernelFacts f = run_kernel_checks(small_request({"bf16", "fp16"}));
+  const auto took = std::chrono::steady_clock::now() - start;
+  const auto& c = check(f, "bf16");
+  CHECK(c.status == "timed_out");
+  CHECK(c.reason.value_or("").find("no answer within 1500 ms") == 0);
+  CHECK(check(f, "fp16").status == "failed");  // the next check ran after the restart
+  CHECK(took < std::chrono::seconds(10));
+  CHECK(kernels_exit_code(f) == 1);
+}
+
+TEST_CASE("kernels: a crash of the child becomes a result", "[kernels][fake_cuda]") {
+  Scenario s(kH100 + "kernel gpucheck_mma_tf32_m16n8k8 crash=1\n");
+  const KernelFacts f = run_kernel_checks(small_request({"tf32", "fp8_e4m3"}));
+  const auto& c = check(f, "tf32");
+  CHECK(c.status == "crashed");
+  CHECK(c.reason.value_or("").find("signal 11") == 0);
+  CHECK(check(f, "fp8_e4m3").status == "failed");
+  CHECK(f.gpus[0].child_restarts == 1);
+}
+
+TEST_CASE("kernels: a hang in cuInit is a run that could not start, not a hung launcher", "[kernels][fake_cuda]") {
+  Scenario s(kH100 + "hang cuInit\n");
+  KernelRequest req = small_request({"fp32"});
+  req.first_line = Millis(1000);
+  const KernelFacts f = run_kernel_checks(req);
+  REQUIRE(f.error);
+  CHECK(f.error->find("no answer within 1000 ms") != std::string::npos);
+  CHECK(kernels_exit_code(f) == 2);
+}
+
+TEST_CASE("kernels: cuInit failing, or no libcuda, is exit code 2", "[kernels][fake_cuda]") {
+  Scenario s("driver_version 12020\ninit 100\n");
+  KernelFacts f = run_kernel_checks(small_request({}));
+  CHECK(f.error.value_or("") == "cuInit returned 100 (CUDA_ERROR_NO_DEVICE)");
+  CHECK(kernels_exit_code(f) == 2);
+  KernelRequest none;
+  f = run_kernel_checks(none);
+  CHECK(f.error.value_or("").find("no libcuda.so.1") == 0);
+  CHECK(kernels_exit_code(f) == 2);
+}
+
+TEST_CASE("kernels: AMD GPUs are waived, not failed", "[kernels][fake_cuda]") {
+  KernelRequest req;
+  req.amd_gpus = {{"0000:c1:00.0", "Instinct MI300X"}};
+  const KernelFacts f = run_kernel_checks(req);
+  REQUIRE(f.gpus.size() == 1);
+  CHECK(f.gpus[0].status == "waived");
+  CHECK(f.gpus[0].reason.value_or("").find("not available for AMD GPUs yet") != std::string::npos);
+  CHECK_FALSE(f.error);
+  CHECK(kernels_exit_code(f) == 0);
+}
+
+TEST_CASE("kernels: a Turing GPU gets the sm_75 variants and no BF16 or FP8", "[kernels][fake_cuda]") {
+  Scenario s("driver_version 12020\ndevice name=\"Tesla T4\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a24 cc=7.5 sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
+  const KernelFacts f = run_kernel_checks(small_request({"fp16", "int8", "bf16", "fp8_e5m2"}));
+  CHECK(check(f, "fp16").kernel.value_or("") == "gpucheck_mma_f16_m16n8k8");
+  CHECK(check(f, "int8").kernel.value_or("") == "gpucheck_mma_s8_m8n8k16");
+  CHECK(check(f, "bf16").status == "not_expected");
+  CHECK_FALSE(check(f, "bf16").expected);
+  CHECK(check(f, "fp8_e5m2").status == "not_expected");
+}
+
+TEST_CASE("kernels: bandwidth checks the copied data and rates the PCIe link", "[kernels][fake_cuda]") {
+  Scenario s(kH100 + "memcpy_ms 0.5\n");
+  KernelRequest req = small_request({"bandwidth"});
+  std::string pattern(req.session.copy_bytes, '\0');
+  for (std::uint64_t i = 0; i < req.session.copy_bytes / 4; ++i) {
+    const std::uint32_t w = copy_pattern(i);
+    std::memcpy(&pattern[i * 4], &w, 4);
+  }
+  std::ofstream(s.dir.path() / "driver.txt", std::ios::app)
+      << "kernel gpucheck_copy_b128 param=1 time_ms=1 output=" << s.write("copy.bin", pattern) << "\n";
+  req.pcie["0000:18:00.0"] = PcieLinkInfo{1, 16, 5, 16};
+  const KernelFacts f = run_kernel_checks(req);
+  REQUIRE(f.gpus.size() == 1);
+  const auto& bw = f.gpus[0].bandwidth;
+  REQUIRE(bw.size() == 3);
+  CHECK(bw[0].kind == "device_copy");
+  CHECK(bw[0].correct == true);
+  CHECK(bw[0].gbs.value_or(0) == Approx(2.0 * 64 * 1024 * 10 / 0.010 / 1e9));  // 10 launches of 1 ms
+  CHECK(bw[1].kind == "host_to_device");
+  CHECK(bw[1].gbs.value_or(0) == Approx(16 * 1024 / 0.0005 / 1e9));
+  CHECK(bw[1].expected_source == "pcie gen5 x16");
+  CHECK(bw[1].expected_gbs.value_or(0) == Approx(32.0 * 128 / 130 * 16 / 8));
+  CHECK(bw[1].ratio.value_or(0) == Approx(*bw[1].gbs / *bw[1].expected_gbs));
+  // Without the pattern the copy "arrives" as the poison, and fails.
+  Scenario bare(kH100);
+  const KernelFacts g = run_kernel_checks(small_request({"bandwidth"}));
+  REQUIRE(g.gpus[0].bandwidth.size() == 3);
+  CHECK(g.gpus[0].bandwidth[0].correct == false);
+  CHECK(g.gpus[0].bandwidth[0].status == "failed");
+}
+
+TEST_CASE("kernels: PCIe rates per generation", "[kernels]") {
+  CHECK(pcie_gbs(3, 16).value() == Approx(15.754).epsilon(0.001));
+  CHECK(pcie_gbs(4, 16).value() == Approx(31.508).epsilon(0.001));
+  CHECK(pcie_gbs(1, 1).value() == Approx(0.25));
+  CHECK_FALSE(pcie_gbs(6, 16));
+  CHECK_FALSE(pcie_gbs(4, 0));
+}
