@@ -363,7 +363,7 @@ std::optional<std::string> cuda_from_name_part(std::string part) {
 bool is_framework(const std::string& n) {
   static const std::set<std::string> exact = {
       "torch", "tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel", "tensorflow-rocm", "tf-nightly",
-      "jax", "jaxlib", "cupy", "triton", "pytorch-triton", "pytorch-triton-rocm", "transformer-engine", "flash-attn",
+      "jax", "jaxlib", "cupy", "triton", "pytorch-triton", "pytorch-triton-rocm", "transformer-engine", "flash-attn", "flash-attn-3",
       "xformers", "deepspeed", "vllm", "onnxruntime-gpu", "tensorrt", "paddlepaddle", "paddlepaddle-gpu"};
   if (exact.count(n)) return true;
   if (starts_with(n, "jax-cuda") || starts_with(n, "jax-rocm")) return true;  // jax-cuda12-plugin, jax-cuda12-pjrt

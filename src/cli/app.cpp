@@ -89,7 +89,9 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
       return std::nullopt;
     }
     imported_format = std::string(to_string(imported->format));
-    return std::move(imported).value().facts;
+    Facts facts = std::move(imported).value().facts;
+    facts.from_report = true;
+    return facts;
   }
   auto host = open_root_or_report(g);
   if (!host) return std::nullopt;
@@ -144,8 +146,12 @@ int run_app(int argc, char** argv) {
 
   Action action;
   add_check_command(app, g, action);
+  add_recommend_command(app, g, action);
+  add_explain_command(app, g, action);
+  add_matrix_command(app, g, action);
   add_probe_command(app, g, action);
   add_snapshot_command(app, g, action);
+  add_kernels_command(app, g, action);
   add_lock_command(app, g, action);
   add_verify_command(app, g, action);
 

@@ -34,7 +34,11 @@ using Action = std::function<int()>;
 
 void add_probe_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action);
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "facts/kernel_facts.hpp"
 #include "util/result.hpp"
 
 namespace gpucheck {
@@ -313,6 +314,9 @@ struct SoftwareFacts {
 };
 
 struct Facts {
+  // Read from another tool's report (--from), not probed: what the report
+  // does not list (a GPU count of zero, no NVSwitch) is unknown, not absent.
+  bool from_report = false;
   SystemFacts system;
   std::vector<PciDevice> pci;
   NvidiaDriverFacts nvidia_driver;
@@ -321,6 +325,7 @@ struct Facts {
   std::vector<ServiceFacts> services;
   KernelLogFacts kernel_log;
   SoftwareFacts software;
+  std::optional<KernelFacts> kernels;  // `gpucheck kernels` / `check --kernels` only
   std::vector<Note> notes;
 };
 

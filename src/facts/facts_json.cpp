@@ -151,6 +151,7 @@ J to_json(const Facts& f) {
                     {"xid", x.xid}, {"message", x.message}});
   j["kernel_log"] = {{"read", f.kernel_log.read}, {"xid_events", xids}, {"source", f.kernel_log.source}};
   j["software"] = to_json(f.software);
+  j["kernels"] = f.kernels ? to_json(*f.kernels) : J(nullptr);
   j["notes"] = J::array();
   for (auto& n : f.notes) j["notes"].push_back(to_json(n));
   return j;

@@ -464,7 +464,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m) {
   }
   const std::string gpu_src = "PCI, nvidia-smi, CUDA driver API and KFD, merged by PCI address";
   // A report that lists no GPU leaves the count unknown; a probed host knows it.
-  const bool probed = f.system.kernel_release.has_value();
+  const bool probed = !f.from_report;
   if (!gpus.empty() || probed) {
     host["gpu.count"] = F::of_number(static_cast<double>(gpus.size()), gpu_src);
     host["gpu.nvidia_count"] = F::of_number(static_cast<double>(nvidia), gpu_src);

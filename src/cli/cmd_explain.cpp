@@ -1,0 +1,40 @@
+// `gpucheck explain "<error message>"`: which known causes of an error hold here.
+#include <iostream>
+
+#include "cli/app.hpp"
+#include "report/advice_report.hpp"
+#include "rules/fact_view.hpp"
+
+namespace gpucheck {
+
+void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "explain",
+      "Explain an error message: the rules of the matrix that know it, each evaluated on this host (or --root, or "
+      "--from a user's report), saying which applies here and what to do. Exit code 0 whenever it ran.\n"
+      "Example: gpucheck explain \"no kernel image is available for execution on the device\"");
+  auto message = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("message", *message, "The error message, or a distinctive part of it")->required();
+  cmd->add_flag("--json", *json, "Print the explanations as JSON");
+  cmd->callback([&g, &action, message, json] {
+    action = [&g, message, json] {
+      auto knowledge = load_knowledge_or_report(g);
+      if (!knowledge) return kExitUsage;
+      auto facts = acquire_facts(g, g.probe_options());
+      if (!facts) return kExitUsage;
+      const auto subjects = build_subjects(*facts, knowledge->matrix);
+      const auto e = explain(*message, knowledge->rules, subjects);
+      if (*json) {
+        auto j = explanations_json(*message, e);
+        j["source"] = facts_origin(g);
+        std::cout << j.dump(2) << "\n";
+      } else {
+        std::cout << render_explanations_text(*message, e, ReportOptions{g.use_color(), GPUCHECK_VERSION});
+      }
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,120 @@
+// `gpucheck kernels`: run the precision and bandwidth checks on every
+// visible GPU (in watched child processes) and print a table per GPU, or the
+// facts as JSON. Exit code: 0 every expected check passed, 1 one did not,
+// 2 the checks could not run (docs/exit-codes.md).
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "kernels/run.hpp"
+
+namespace gpucheck {
+namespace {
+
+std::string fixed(std::optional<double> v, int digits) {
+  if (!v) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, *v);
+  return buf;
+}
+
+std::string pad(std::string s, std::size_t w) {
+  if (s.size() < w) s.append(w - s.size(), ' ');
+  return s;
+}
+
+std::string render_text(const KernelFacts& k) {
+  std::ostringstream o;
+  if (k.error) o << "kernel checks could not run: " << *k.error << "\n";
+  if (k.library) o << "driver: " << *k.library << (k.driver_version ? " (CUDA " + *k.driver_version + ")" : "") << "\n";
+  if (k.cuda_visible_devices) o << "CUDA_VISIBLE_DEVICES=" << *k.cuda_visible_devices << "\n";
+  if (!k.matrix_version) o << "no matrix: expectations come from what the PTX targets can express; no datasheet ratios\n";
+  for (auto& g : k.gpus) {
+    o << "\n" << (g.ordinal ? "GPU " + std::to_string(*g.ordinal) + ": " : "GPU: ") << g.name.value_or("?");
+    if (g.compute_capability) o << "  cc " << *g.compute_capability;
+    if (g.pci_bus_id) o << "  " << *g.pci_bus_id;
+    if (g.mig) o << "  (MIG instance: ratios are against the whole GPU)";
+    o << "\n";
+    if (g.status != "ran") o << "  " << g.status << ": " << g.reason.value_or("") << "\n";
+    if (!g.checks.empty())
+      o << "  " << pad("precision", 10) << pad("expected", 9) << pad("status", 16) << pad("TFLOP/s", 10)
+        << pad("datasheet", 10) << pad("ratio", 7) << "detail\n";
+    for (auto& c : g.checks) {
+      std::string detail = c.reason.value_or("");
+      if (c.jit_error) detail = "JIT: " + *c.jit_error;
+      if (c.launch_error) detail = *c.launch_error;
+      if (c.first_mismatch) detail = std::to_string(c.elements_wrong.value_or(0)) + " wrong; " + *c.first_mismatch;
+      if (detail.empty() && c.kernel) detail = std::string(*c.kernel) + " (" + c.ptx_target.value_or("") + ", PTX " + c.ptx_version.value_or("") + ")";
+      o << "  " << pad(c.precision, 10) << pad(c.expected ? "yes" : "no", 9) << pad(c.status, 16)
+        << pad(fixed(c.tflops, 1), 10) << pad(fixed(c.datasheet_tflops, 1), 10) << pad(fixed(c.ratio, 2), 7) << detail
+        << "\n";
+    }
+    for (auto& b : g.bandwidth) {
+      o << "  " << pad(b.kind, 16) << pad(b.status, 10) << pad(fixed(b.gbs, 1) + " GB/s", 14);
+      if (b.expected_gbs) o << "of " << fixed(b.expected_gbs, 1) << " (" << b.expected_source.value_or("") << ") = " << fixed(b.ratio, 2);
+      if (b.reason) o << "  " << *b.reason;
+      o << "\n";
+    }
+    if (g.child_restarts) o << "  the check process was restarted " << g.child_restarts << " time(s) after a hang, crash or context error\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "kernels",
+      "Run small PTX kernels on every visible GPU (CUDA_VISIBLE_DEVICES and MIG honoured): per precision, does the "
+      "driver's JIT take them, are the results right against a CPU reference, how fast against the datasheet; plus "
+      "memory and PCIe bandwidth. Each GPU runs in a watched child process. Exit code 0 all expected checks passed, "
+      "1 one did not, 2 the checks could not run.");
+  auto json = std::make_shared<bool>(false);
+  auto precisions = std::make_shared<std::vector<std::string>>();
+  auto step_timeout = std::make_shared<double>(10);
+  cmd->add_flag("--json", *json, "Print the results as JSON (fields: docs/kernels.md)");
+  std::vector<std::string> known = kernels::all_precisions();
+  known.push_back("bandwidth");
+  cmd->add_option("--precision", *precisions, "Only these checks (repeatable): fp64 fp32 tf32 fp16 bf16 int8 fp8_e4m3 fp8_e5m2 bandwidth")
+      ->check(CLI::IsMember(known))
+      ->allow_extra_args(false);
+  cmd->add_option("--step-timeout", *step_timeout, "Seconds one check may take before its process is killed")
+      ->check(CLI::Range(0.5, 600.0));
+  cmd->callback([&g, &action, json, precisions, step_timeout] {
+    action = [&g, json, precisions, step_timeout] {
+      if (g.root != "/") {
+        std::cerr << "gpucheck: kernel checks run on the live machine only, not on --root " << g.root << "\n";
+        return kExitUsage;
+      }
+      auto facts = acquire_facts(g, g.probe_options());
+      if (!facts) return kExitUsage;
+      kernels::KernelRequest req;
+      if (facts->nvidia_driver.libcuda.path) req.libcuda = {*facts->nvidia_driver.libcuda.path, "libcuda.so.1"};
+      for (auto& d : facts->pci) {
+        if (d.kind != "gpu") continue;
+        if (d.vendor == "amd") req.amd_gpus.emplace_back(d.address, d.name.value_or("AMD GPU"));
+        if (d.vendor != "nvidia") continue;
+        req.pcie[d.address] = kernels::PcieLinkInfo{d.link.current_gen, d.link.current_width, d.link.max_gen, d.link.max_width};
+        req.pci_ids[d.address] = d.vendor_id + ":" + d.device_id;
+      }
+      if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) req.cuda_visible_devices = v;
+      req.precisions = *precisions;
+      req.step_timeout = Millis(static_cast<long>(*step_timeout * 1000));
+      req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
+      req.matrix = nullptr;  // the integrator wires the embedded matrix here
+      const KernelFacts result = kernels::run_kernel_checks(req);
+      if (*json) {
+        nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};
+        std::cout << j.dump(2) << "\n";
+      } else {
+        std::cout << render_text(result);
+      }
+      return kernels::kernels_exit_code(result);
+    };
+  });
+}
+
+}  // namespace gpucheck

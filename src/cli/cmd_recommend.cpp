@@ -1,0 +1,39 @@
+// `gpucheck recommend`: the NGC container tags this driver and these GPUs run.
+#include <iostream>
+
+#include "cli/app.hpp"
+#include "report/advice_report.hpp"
+
+namespace gpucheck {
+
+void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "recommend",
+      "Name the newest NGC PyTorch, TensorFlow and JAX containers this driver and these GPUs run natively, those that "
+      "need forward compatibility (data-center GPUs only), and why newer ones do not fit. Exit code 0 whenever it ran.");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "Print the recommendations as JSON");
+  cmd->callback([&g, &action, json] {
+    action = [&g, json] {
+      auto knowledge = load_knowledge_or_report(g);
+      if (!knowledge) return kExitUsage;
+      auto facts = acquire_facts(g, g.probe_options());
+      if (!facts) return kExitUsage;
+      const auto rec = recommend_ngc(*facts, knowledge->matrix);
+      if (*json) {
+        nlohmann::ordered_json j;
+        j["schema"] = "gpucheck.recommend/1";
+        j["gpucheck_version"] = GPUCHECK_VERSION;
+        j["matrix"] = {{"version", knowledge->matrix.version}, {"origin", knowledge->matrix.origin}};
+        j["source"] = facts_origin(g);
+        j["recommendations"] = recommendations_json(rec);
+        std::cout << j.dump(2) << "\n";
+      } else {
+        std::cout << render_recommendations_text(rec, ReportOptions{g.use_color(), GPUCHECK_VERSION});
+      }
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,31 @@
+// `gpucheck explain "<error message>"`: the rules whose known error messages
+// match, each evaluated on the facts at hand, so the answer says which cause
+// holds here, which does not, and which the facts cannot tell.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rules/fact_value.hpp"
+#include "rules/finding.hpp"
+#include "rules/rule.hpp"
+
+namespace gpucheck {
+
+enum class Applies { here, not_here, cannot_tell };
+std::string_view to_string(Applies a);
+
+struct Explanation {
+  const Rule* rule = nullptr;
+  std::string matched;                  // the rule's `explains` phrase that matched
+  Applies applies = Applies::cannot_tell;
+  std::vector<Finding> findings;        // when it applies
+  std::vector<std::string> unknown;     // facts the condition needs that no subject has
+};
+
+// Matching ignores case and runs of spaces; a phrase matches when the message
+// contains it, or (for a short query) when it contains the message.
+std::vector<Explanation> explain(const std::string& message, const std::vector<Rule>& rules,
+                                 const std::vector<Subject>& subjects);
+
+}  // namespace gpucheck

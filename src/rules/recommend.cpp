@@ -1,0 +1,110 @@
+#include "rules/recommend.hpp"
+
+#include <algorithm>
+
+#include "matrix/lookup.hpp"
+#include "rules/fact_view.hpp"
+#include "util/strings.hpp"
+#include "util/version.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+struct GpuSet {
+  int count = 0;
+  bool all_data_center = true;   // false as soon as one GPU is not, or is unknown
+  std::optional<Version> lowest_cc;
+  std::string names;
+};
+
+GpuSet gpu_set(const std::vector<Subject>& subjects) {
+  GpuSet g;
+  std::vector<std::string> names;
+  for (auto& s : subjects) {
+    if (s.scope != "gpu") continue;
+    auto v = s.facts.find("gpu.vendor");
+    if (v == s.facts.end() || v->second.text != "nvidia") continue;
+    ++g.count;
+    auto dc = s.facts.find("gpu.data_center");
+    g.all_data_center = g.all_data_center && dc != s.facts.end() && dc->second.boolean;
+    if (auto cc = s.facts.find("gpu.compute_capability"); cc != s.facts.end())
+      if (auto c = Version::parse(cc->second.text); c && (!g.lowest_cc || *c < *g.lowest_cc)) g.lowest_cc = c;
+    auto n = s.facts.find("gpu.name");
+    const std::string name = n == s.facts.end() ? "unknown NVIDIA GPU" : n->second.text;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  for (auto& n : names) g.names += (g.names.empty() ? "" : ", ") + n;
+  return g;
+}
+
+NgcChoice choice(const NgcRelease& r) {
+  std::string d = "CUDA " + r.cuda.value_or("?") + ", needs driver " + r.min_driver;
+  if (r.framework_version) d += ", " + r.framework + " " + *r.framework_version;
+  return NgcChoice{r.tag, r.release, d, r.sources};
+}
+
+bool on_forward_branch(const NgcRelease& r, const Version& driver) {
+  for (auto& b : r.forward_compat_branches)
+    if (auto bv = Version::parse(b); bv && bv->major() == driver.major() && *bv <= driver) return true;
+  return false;
+}
+
+}  // namespace
+
+Recommendations recommend_ngc(const Facts& facts, const Matrix& matrix) {
+  Recommendations out;
+  const auto subjects = build_subjects(facts, matrix);
+  const auto& host = subjects.front().facts;
+  const GpuSet gpus = gpu_set(subjects);
+  out.gpus = std::to_string(gpus.count) + " × " + (gpus.names.empty() ? "NVIDIA GPU" : gpus.names) +
+             (gpus.count ? (gpus.all_data_center ? " (data center)" : " (not all data center)") : "");
+  auto d = host.find("driver.version");
+  if (d == host.end()) {
+    out.why_none = "the NVIDIA driver's version is unknown, so no container can be judged";
+    return out;
+  }
+  out.driver = d->second.text;
+  const auto driver = Version::parse(d->second.text);
+  if (!driver) {
+    out.why_none = "the driver version \"" + d->second.text + "\" does not parse";
+    return out;
+  }
+  if (gpus.count == 0) out.why_none = "no NVIDIA GPU was found; the choice below is for the driver alone";
+  for (const char* fw : {"pytorch", "tensorflow", "jax"}) {
+    NgcRecommendation rec;
+    rec.framework = fw;
+    const auto releases = find_ngc_releases(matrix, fw);  // newest first
+    rec.releases_known = releases.size();
+    for (auto* r : releases) {
+      std::string blocked;
+      if (r->min_compute_capability && gpus.lowest_cc) {
+        if (auto need = Version::parse(*r->min_compute_capability); need && *gpus.lowest_cc < *need)
+          blocked = r->tag + ": supports compute capability " + *r->min_compute_capability + " and newer; this host has " +
+                    gpus.lowest_cc->text();
+      }
+      const auto need = Version::parse(r->min_driver);
+      const bool native = need && !(*driver < *need);
+      if (blocked.empty() && native) {
+        rec.native = choice(*r);
+        break;  // older releases all fit the driver too
+      }
+      if (blocked.empty() && gpus.count > 0 && gpus.all_data_center && on_forward_branch(*r, *driver)) {
+        if (!rec.forward_compat) rec.forward_compat = choice(*r);
+        continue;
+      }
+      if (blocked.empty()) {
+        blocked = r->tag + ": needs driver " + r->min_driver;
+        if (!r->forward_compat_branches.empty())
+          blocked += gpus.all_data_center && gpus.count > 0
+                         ? " (forward compatibility only from branches " + join(r->forward_compat_branches, ", ") + ")"
+                         : " (forward compatibility is for data-center GPUs only)";
+      }
+      if (rec.newer_blocked.size() < 3 && !rec.forward_compat) rec.newer_blocked.push_back(blocked);
+    }
+    out.frameworks.push_back(std::move(rec));
+  }
+  return out;
+}
+
+}  // namespace gpucheck

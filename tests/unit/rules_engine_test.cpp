@@ -1,0 +1,242 @@
+// The rule engine on its own: condition parsing and its errors, three-valued
+// evaluation, rule validation, placeholders; then the `check`, `explain`,
+// `recommend` and `matrix` commands as a launcher runs them (exit codes, JSON).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "host/process.hpp"
+#include "matrix/matrix_document.hpp"
+#include "report/rules_doc.hpp"
+#include "rules/engine.hpp"
+#include "rules/knowledge.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+using nlohmann::json;
+
+namespace {
+
+Condition parse(const std::string& text, const std::string& scope, std::vector<Problem>& problems) {
+  return parse_condition(json::parse(text), "t", scope, problems);
+}
+
+Condition parse_ok(const std::string& text, const std::string& scope = "host") {
+  std::vector<Problem> problems;
+  auto c = parse(text, scope, problems);
+  INFO(text);
+  REQUIRE(problems.empty());
+  return c;
+}
+
+std::string first_problem(const std::string& text, const std::string& scope = "host") {
+  std::vector<Problem> problems;
+  parse(text, scope, problems);
+  REQUIRE(!problems.empty());
+  return problems.front().where + ": " + problems.front().detail;
+}
+
+CommandResult gpucheck(const std::vector<std::string>& args) {
+  auto r = run_process(GPUCHECK_BINARY, args, Millis(60000));
+  REQUIRE(r);
+  REQUIRE_FALSE(r->timed_out);
+  return *r;
+}
+
+std::string fixture(const std::string& name) { return test::source_path("tests/fixtures/hosts/" + name); }
+
+std::vector<std::string> categories_of(const json& check) {
+  std::vector<std::string> out;
+  for (auto& f : check["findings"])
+    if (f["severity"] != "info") out.push_back(f["category"]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("conditions: versions compare numerically, lists by membership, facts with facts", "[rules]") {
+  FactMap f{{"driver.version", FactValue::of_version("535.104.05", "proc")},
+            {"framework.cuda_compat_min_driver", FactValue::of_version("525.60.13", "matrix")},
+            {"gpu.precisions", FactValue::of_list({"fp16", "bf16", "tf32"}, "matrix")},
+            {"gpu.count", FactValue::of_number(8, "pci")},
+            {"libcuda.stub", FactValue::of_bool(false, "ld")}};
+  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"<","value":"535.104.10"})"), f) == Tri::yes);
+  // 535.104.05 > 535.99: numeric, not text, ordering.
+  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":">","value":"535.99"})"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"==","value":"535.104.5"})"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"<","other":"framework.cuda_compat_min_driver"})", "framework"), f) == Tri::no);
+  CHECK(evaluate(parse_ok(R"({"fact":"gpu.precisions","op":"contains","value":"bf16"})", "gpu"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"gpu.precisions","op":"not_contains","value":"fp8"})", "gpu"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"gpu.count","op":">=","value":8})"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"libcuda.stub","op":"==","value":true})"), f) == Tri::no);
+  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"in","values":["535.104.05","550.54.15"]})"), f) == Tri::yes);
+}
+
+TEST_CASE("conditions: a fact nobody read is unknown, and unknown never fires", "[rules]") {
+  FactMap f{{"gpu.count", FactValue::of_number(8, "pci")}};
+  const auto missing = parse_ok(R"({"fact":"driver.version","op":"<","value":"535"})");
+  CHECK(evaluate(missing, f) == Tri::unknown);
+  // not(unknown) is still unknown: absence of evidence is not evidence.
+  CHECK(evaluate(parse_ok(R"({"not":{"fact":"driver.version","op":"<","value":"535"}})"), f) == Tri::unknown);
+  CHECK(evaluate(parse_ok(R"({"all":[{"fact":"gpu.count","op":">","value":0},{"fact":"driver.version","op":"<","value":"535"}]})"), f) == Tri::unknown);
+  CHECK(evaluate(parse_ok(R"({"all":[{"fact":"gpu.count","op":">","value":9},{"fact":"driver.version","op":"<","value":"535"}]})"), f) == Tri::no);
+  CHECK(evaluate(parse_ok(R"({"any":[{"fact":"gpu.count","op":">","value":0},{"fact":"driver.version","op":"<","value":"535"}]})"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"absent"})"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"gpu.count","op":"present"})"), f) == Tri::yes);
+}
+
+TEST_CASE("conditions: malformed ones name the JSON path and what was expected", "[rules][bad-input]") {
+  CHECK_THAT(first_problem(R"({"fact":"driver.verison","op":"<","value":"535"})"),
+             Catch::Contains("t/fact") && Catch::Contains("unknown fact \"driver.verison\""));
+  CHECK_THAT(first_problem(R"({"fact":"libcuda.stub","op":"<","value":true})"),
+             Catch::Contains("t/op") && Catch::Contains("does not apply to boolean"));
+  CHECK_THAT(first_problem(R"({"fact":"gpu.count","op":">","value":"eight"})"), Catch::Contains("expected a number"));
+  CHECK_THAT(first_problem(R"({"fact":"driver.version","op":"<","value":"new"})"), Catch::Contains("expected a version"));
+  CHECK_THAT(first_problem(R"({"fact":"gpu.compute_capability","op":"<","value":"8.0"})", "host"),
+             Catch::Contains("scope \"gpu\""));
+  CHECK_THAT(first_problem(R"({"fact":"driver.version","op":"<"})"), Catch::Contains("needs a \"value\""));
+  CHECK_THAT(first_problem(R"({"all":[]})"), Catch::Contains("t/all") && Catch::Contains("non-empty array"));
+  CHECK_THAT(first_problem(R"({"fact":"driver.version","op":"~","value":"1"})"), Catch::Contains("unknown operator"));
+  CHECK_THAT(first_problem(R"({"fact":"driver.version","op":"<","value":"1","vlaue":"2"})"), Catch::Contains("unknown key \"vlaue\""));
+}
+
+TEST_CASE("placeholders are filled from the subject's facts, unknown ones say so", "[rules]") {
+  FactMap f{{"driver.version", FactValue::of_version("470.82.01", "proc")}};
+  CHECK(fill_placeholders("driver {driver.version}, CUDA {driver.cuda}", f) == "driver 470.82.01, CUDA unknown");
+}
+
+TEST_CASE("the same finding on eight GPUs is one finding naming all eight", "[rules]") {
+  auto rules = parse_rules({MatrixDocument{"t.json", R"({"schema":"gpucheck.matrix/1","rules":[{"id":"r","category":"hardware-health",
+      "severity":"warning","scope":"gpu","title":"T","when":{"fact":"gpu.pcie_width","op":"<","value":16},
+      "message":"{gpu.name} at x{gpu.pcie_width}","fix":"reseat","sources":["https://example.org/a"]}]})"}});
+  REQUIRE(rules.problems.empty());
+  std::vector<Subject> subjects;
+  for (int i = 0; i < 3; ++i)
+    subjects.push_back(Subject{"gpu", "GPU " + std::to_string(i),
+                               {{"gpu.name", FactValue::of_text("H100", "smi")}, {"gpu.pcie_width", FactValue::of_number(8, "smi")}}});
+  subjects.push_back(Subject{"gpu", "GPU 3", {{"gpu.name", FactValue::of_text("H100", "smi")}, {"gpu.pcie_width", FactValue::of_number(16, "smi")}}});
+  auto findings = evaluate_rules(rules.rules, subjects);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].scope == "GPU 0; GPU 1; GPU 2");
+  CHECK(findings[0].message == "H100 at x8");
+  REQUIRE(findings[0].evidence.size() == 1);
+  CHECK(findings[0].evidence[0].source == "smi");
+}
+
+TEST_CASE("broken rule files are rejected with file, JSON path and reason", "[rules][bad-input]") {
+  const std::map<std::string, std::string> expected = {
+      {"unknown-fact.json", "/rules/0/when/fact: unknown fact \"driver.verison\""},
+      {"op-for-kind.json", "/rules/0/when/op: operator \"<\" does not apply to boolean fact \"libcuda.stub\""},
+      {"bad-value-type.json", "/rules/0/when/value: expected a number"},
+      {"scope-mismatch.json", "/rules/0/when/fact: fact \"gpu.compute_capability\" belongs to scope \"gpu\""},
+      {"unknown-category.json", "/rules/0/category: expected one of the categories"},
+      {"unknown-placeholder.json", "/rules/0/message: placeholder {driver.versoin} names no fact"},
+      {"duplicate-id.json", "/rules/1/id: duplicate rule id \"x-rule\""},
+      {"missing-when.json", "/rules/0/when: required field \"when\" is missing"},
+      {"unknown-key.json", "/rules/0/explain: unknown key \"explain\""},
+      {"http-source.json", "/rules/0/sources/0: expected an https:// URL"},
+  };
+  for (auto& [file, want] : expected) {
+    INFO(file);
+    const auto path = test::source_path("tests/data/matrix-broken-rules/" + file);
+    auto docs = embedded_matrix_documents();
+    docs.push_back(MatrixDocument{path, test::read_file(path)});
+    auto checked = check_knowledge(docs);
+    REQUIRE_FALSE(checked.knowledge);
+    REQUIRE(checked.problems.size() >= 1);
+    CHECK_THAT(checked.problems.front().where + ": " + checked.problems.front().detail,
+               Catch::StartsWith(path) && Catch::Contains(want));
+  }
+}
+
+TEST_CASE("matrix validate lists problems (exit 1); check refuses to judge with a broken matrix (exit 2)", "[rules][cli][bad-input]") {
+  const auto broken = test::source_path("tests/data/matrix-broken-rules/unknown-fact.json");
+  auto v = gpucheck({"matrix", "validate", broken});
+  CHECK(v.exit_code == 1);
+  CHECK_THAT(v.out, Catch::Contains("unknown fact \"driver.verison\"") && Catch::Contains("will not run on this matrix"));
+  auto ok = gpucheck({"matrix", "validate", test::source_path("matrix")});
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("valid matrix"));
+  auto c = gpucheck({"--matrix", broken, "--root", fixture("h100-sxm-8gpu"), "check", "--json"});
+  CHECK(c.exit_code == 2);
+  CHECK(c.out.empty());
+  CHECK_THAT(c.err, Catch::Contains("the matrix is not valid, nothing was judged") && Catch::Contains("driver.verison"));
+  CHECK(gpucheck({"matrix", "validate", "/nonexistent/matrix.json"}).exit_code == 2);
+}
+
+TEST_CASE("check: exit codes a launcher relies on", "[rules][cli]") {
+  // Healthy: 0. A driver mismatch: 1. A warning alone: 0, but 1 under --strict.
+  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check"}).exit_code == 0);
+  CHECK(gpucheck({"--root", fixture("driver-mismatch"), "check"}).exit_code == 1);
+  CHECK(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check"}).exit_code == 0);
+  CHECK(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--strict"}).exit_code == 1);
+  // Requirements: the A100 (compute capability 8.0) has no FP8; the H100 node has 8 GPUs of 80 GB.
+  CHECK(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--require", "bf16,fp8"}).exit_code == 1);
+  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--require", "bf16,fp8", "--min-compute", "9.0", "--gpus", "8",
+                  "--min-memory", "79G"}).exit_code == 0);
+  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--gpus", "16"}).exit_code == 1);
+  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--min-memory", "100GiB"}).exit_code == 1);
+  // Bad arguments: 2, with the reason.
+  auto bad = gpucheck({"check", "--require", "fp7"});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("fp7"));
+  CHECK(gpucheck({"check", "--min-compute", "nine"}).exit_code == 2);
+  CHECK(gpucheck({"check", "--min-memory", "lots"}).exit_code == 2);
+  CHECK(gpucheck({"--root", "/nonexistent", "check"}).exit_code == 2);
+}
+
+TEST_CASE("check --json: verdict, counts and stable categories", "[rules][cli]") {
+  auto r = gpucheck({"--root", fixture("driver-mismatch"), "check", "--json"});
+  REQUIRE(r.exit_code == 1);
+  auto j = json::parse(r.out);
+  CHECK(j["schema"] == "gpucheck.check/1");
+  CHECK(j["verdict"] == "fail");
+  CHECK(j["counts"]["error"].get<int>() >= 1);
+  CHECK(categories_of(j) == std::vector<std::string>{"driver-mismatch"});
+  for (auto& f : j["findings"]) {
+    CHECK(!f["evidence"].empty());
+    for (auto& e : f["evidence"]) CHECK(!e["source"].get<std::string>().empty());
+    CHECK(!f["sources"].empty());
+  }
+  CHECK(j["facts"]["schema"] == "gpucheck.facts/1");
+  // --require on a GPU the matrix knows: precision-unsupported with the architecture as evidence.
+  auto req = json::parse(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--json", "--require", "fp8"}).out);
+  CHECK(categories_of(req) == std::vector<std::string>{"hardware-health", "precision-unsupported"});
+}
+
+TEST_CASE("explain: names the cause that holds here, and what it cannot tell", "[rules][cli]") {
+  auto here = json::parse(gpucheck({"--root", fixture("driver-mismatch"), "explain", "--json",
+                                    "Failed to initialize NVML: Driver/library version mismatch"}).out);
+  REQUIRE(!here["explanations"].empty());
+  CHECK(here["explanations"][0]["rule"] == "kernel-userspace-mismatch");
+  CHECK(here["explanations"][0]["applies"] == "yes");
+  auto healthy = json::parse(gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "--json",
+                                       "Failed to initialize NVML: Driver/library version mismatch"}).out);
+  for (auto& e : healthy["explanations"]) CHECK(e["applies"] != "yes");
+  auto none = gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "completely unrelated words here"});
+  CHECK(none.exit_code == 0);
+  CHECK_THAT(none.out, Catch::Contains("No rule of the matrix knows this message"));
+}
+
+TEST_CASE("recommend: consumer GPUs get no forward compatibility", "[rules][cli]") {
+  auto dc = json::parse(gpucheck({"--root", fixture("h100-sxm-8gpu"), "recommend", "--json"}).out)["recommendations"];
+  CHECK(dc["driver"] == "565.57.01");
+  auto consumer = json::parse(gpucheck({"--root", fixture("rtx4090-workstation"), "recommend", "--json"}).out)["recommendations"];
+  for (auto& f : consumer["frameworks"]) CHECK(f["forward_compat"].is_null());
+  bool said_why = false;
+  for (auto& f : consumer["frameworks"])
+    for (auto& b : f["newer_blocked"]) said_why = said_why || b.get<std::string>().find("data-center GPUs only") != std::string::npos;
+  CHECK(said_why);
+  auto none = json::parse(gpucheck({"--root", fixture("cpu-only"), "recommend", "--json"}).out)["recommendations"];
+  CHECK(none["driver"].is_null());
+  CHECK(!none["why_none"].is_null());
+}
+
+TEST_CASE("docs/rules.md is generated from the embedded matrix and is current", "[rules][docs]") {
+  auto k = load_knowledge("");
+  REQUIRE(k);
+  INFO("regenerate with: gpucheck matrix docs > docs/rules.md");
+  CHECK(render_rules_markdown(*k) == test::read_file(test::source_path("docs/rules.md")));
+}
