@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,5 +96,8 @@ struct KernelFacts {
   std::optional<std::string> matrix_version;   // the matrix the expectations came from
   std::vector<GpuKernelFacts> gpus;
 };
+
+// Its JSON form (kernel_json.cpp): every field written, unknown is null.
+nlohmann::ordered_json to_json(const KernelFacts& k);
 
 }  // namespace gpucheck

@@ -195,6 +195,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
   while (!remaining.empty()) {
     std::string current;
     std::optional<std::string> fatal;
+    bool context_lost = false;  // the child stopped after a context error, by design
     const auto left = std::chrono::duration_cast<Millis>(end - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the run's deadline passed before this step");
@@ -213,6 +214,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
             else if (auto it = plan.check_of_step.find(*step); it != plan.check_of_step.end()) fill_check(gpu.checks[it->second], r);
             remaining.erase(std::remove(remaining.begin(), remaining.end(), *step), remaining.end());
             current.clear();
+            context_lost = r.value("context_error", false);
           } else if (j.contains("fatal")) {
             fatal = j["fatal"].dump();
           } else if (auto e = get<std::string>(j, "child_exception")) {
@@ -227,6 +229,10 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
       gpu.reason = "the device could not be used: " + *fatal;
       for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the device could not be used");
       return;
+    }
+    if (current.empty() && context_lost) {
+      ++gpu.child_restarts;
+      continue;
     }
     if (current.empty()) {
       // Died between steps or before the first: nothing to blame, so stop.
