@@ -29,7 +29,7 @@ class StrictBuilder : public nlohmann::json_sax<json> {
   bool key(string_t& k) override {
     Frame& f = stack_.back();
     if (f.node->contains(k)) {
-      problem_ = Problem{Reason::malformed, name_ + ": " + pointer_append(f.pointer, k),
+      problem_ = Problem{Reason::malformed, name_ + ": " + pointer_append(pointer(), k),
                          "duplicate key \"" + k + "\" in one object (JSON parsers keep only the last; remove one)"};
       return false;
     }
@@ -46,22 +46,33 @@ class StrictBuilder : public nlohmann::json_sax<json> {
   const std::optional<Problem>& problem() const { return problem_; }
 
  private:
+  // A matrix is a few levels deep; the limit keeps hostile input from
+  // exhausting memory or the stack.
+  static constexpr std::size_t kMaxDepth = 64;
+
   struct Frame {
     json* node;
-    std::string pointer;
-    std::string key;  // the key the next value of an object goes under
+    std::string token;  // this container's key or index in its parent
+    std::string key;    // the key the next value of an object goes under
   };
 
-  // Where the next value goes, and that value's pointer.
+  // The JSON pointer of the innermost open container, built only for errors.
+  std::string pointer() const {
+    std::string out;
+    for (std::size_t i = 1; i < stack_.size(); ++i) out = pointer_append(out, stack_[i].token);
+    return out;
+  }
+
+  // Where the next value goes, and its key or index there.
   std::pair<json*, std::string> slot() {
     if (stack_.empty()) return {&root_, ""};
     Frame& f = stack_.back();
     if (f.node->is_array()) {
       const auto index = f.node->size();
       f.node->push_back(nullptr);
-      return {&f.node->back(), pointer_append(f.pointer, std::to_string(index))};
+      return {&f.node->back(), std::to_string(index)};
     }
-    return {&(*f.node)[f.key], pointer_append(f.pointer, f.key)};
+    return {&(*f.node)[f.key], f.key};
   }
 
   bool add(json v) {
@@ -70,9 +81,14 @@ class StrictBuilder : public nlohmann::json_sax<json> {
   }
 
   bool open(json container) {
-    auto [node, pointer] = slot();
+    if (stack_.size() >= kMaxDepth) {
+      problem_ = Problem{Reason::malformed, name_ + ": " + pointer(),
+                         "invalid JSON: nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+      return false;
+    }
+    auto [node, token] = slot();
     *node = std::move(container);
-    stack_.push_back(Frame{node, std::move(pointer), {}});
+    stack_.push_back(Frame{node, std::move(token), {}});
     return true;
   }
 

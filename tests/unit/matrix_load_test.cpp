@@ -167,6 +167,12 @@ TEST_CASE("matrix: strict JSON escapes pointer tokens and keeps nested duplicate
   const auto dup = parse_strict_json(R"({"a": [{"x": 1}, {"x": 1, "x": 2}]})", "t");
   REQUIRE_FALSE(dup.ok());
   CHECK(dup.problem().where == "t: /a/1/x");
+  // Hostile nesting is refused early instead of exhausting memory.
+  const std::string deep = "{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+  const auto refused = parse_strict_json(deep, "t");
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.problem().detail, Catch::Contains("nested deeper than 64 levels"));
+  CHECK(refused.problem().where.rfind("t: /a/0/0/", 0) == 0);
 }
 
 TEST_CASE("matrix: reading a directory sorts by relative path and descends", "[matrix]") {
