@@ -4,7 +4,7 @@ reports (a fleet), and prints a line for docs/PERFORMANCE.md.
 
   bench/fleet_verify.py --gpucheck build/release/gpucheck [--nodes 1000] [--rounds 5]
 
-The reports are the real 8-GPU H100 fixture's `probe --json`
+The reports are the real 8-GPU H100 fixture's golden `probe --json`
 (tests/fixtures/hosts/h100-sxm-8gpu), varied per node the way a fleet drifts:
 most nodes identical, some on a driver patch release (within policy), some on
 another driver branch, some with a GPU missing, some with a Python
@@ -25,13 +25,15 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-FIXTURE = os.path.join(REPO, "tests/fixtures/hosts/h100-sxm-8gpu")
-VENV = os.path.join(REPO, "tests/fixtures/hosts/venv-torch-cu121")
 
 
-def probe(gpucheck, root):
-    out = subprocess.run([gpucheck, "--root", root, "probe", "--json"], check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)
+GOLDEN = os.path.join(REPO, "tests/fixtures/golden")
+
+
+def golden(name):
+    """The fixture's checked-in `probe --json` (tests/fixtures/regen-golden.sh)."""
+    with open(os.path.join(GOLDEN, name + ".json")) as f:
+        return json.load(f)
 
 
 def set_driver(report, version):
@@ -76,20 +78,22 @@ def main():
     ap.add_argument("--gpucheck", required=True)
     ap.add_argument("--nodes", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--argv", help="time this command instead, with {lock} and {fleet} substituted "
+                                   "(e.g. a build of the same verify code outside the CLI)")
     args = ap.parse_args()
     gpucheck = os.path.abspath(args.gpucheck)
 
-    base = probe(gpucheck, FIXTURE)
-    software = probe(gpucheck, VENV)["software"]
+    base = golden("h100-sxm-8gpu")
+    software = golden("venv-torch-cu121")["software"]
     with tempfile.TemporaryDirectory(prefix="gpucheck-fleet-") as tmp:
         fleet = os.path.join(tmp, "fleet")
         os.mkdir(fleet)
         kinds = make_fleet(base, software, args.nodes, fleet)
         size = sum(os.path.getsize(os.path.join(fleet, f)) for f in os.listdir(fleet))
-        lock = os.path.join(tmp, "gpucheck.lock")
-        subprocess.run([gpucheck, "--root", FIXTURE, "lock", "-o", lock], check=True, capture_output=True)
-
+        lock = os.path.join(GOLDEN, "h100-sxm-8gpu.lock")  # `gpucheck lock` of the same fixture
         argv = [gpucheck, "verify", lock, "--fleet", fleet]
+        if args.argv:
+            argv = [a.format(lock=lock, fleet=fleet) for a in args.argv.split()]
         times = []
         out = None
         for _ in range(args.rounds + 1):  # the first run warms the page cache
@@ -108,7 +112,8 @@ def main():
         sys.exit(f"expected {expected} groups, got {len(groups)}:\n{out}")
     print(out)
     med = statistics.median(times)
-    print(f"| `gpucheck verify --fleet` of {args.nodes} reports ({size / 1e6:.1f} MB JSON, {len(groups)} groups) "
+    what = "`gpucheck verify --fleet`" if not args.argv else f"`{args.argv.split()[0]}`"
+    print(f"| {what} of {args.nodes} reports ({size / 1e6:.1f} MB JSON, {len(groups)} groups) "
           f"| {med * 1000:.0f} ms | {min(times) * 1000:.0f} ms | {max(times) * 1000:.0f} ms "
           f"| {platform.node()}, {os.cpu_count()} CPUs, {args.rounds} rounds, {time.strftime('%Y-%m-%d')} |")
     if med >= 1.0:
