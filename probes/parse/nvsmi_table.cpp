@@ -70,6 +70,8 @@ std::optional<SmiGpu> first_row(const std::vector<std::string_view>& c) {
     g.ecc_volatile.uncorrected = *n;
   } else if (ecc == "Off") {
     g.ecc_mode_current = "Disabled";
+  } else if (ecc == "On") {
+    g.ecc_mode_current = "Enabled";  // with MIG enabled the counts live in the MIG instances
   }
   return g;
 }

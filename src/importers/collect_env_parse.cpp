@@ -4,6 +4,7 @@
 // prose, so keys are matched after trimming and unknown lines are skipped.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <regex>
 
 #include "importers/collect_env.hpp"
@@ -32,9 +33,25 @@ std::optional<KeyValue> split_key(std::string_view line) {
   return KeyValue{trim(line.substr(0, colon)), trim(line.substr(colon + width))};
 }
 
+// Pasted reports bend the format: the first key on the banner's line when
+// the terminal swallowed the newline (pytorch/pytorch#145670), "PyTorch
+// version 1.5.0" without its colon (pytorch/pytorch#37212).
+std::string normalise_line(std::string_view raw) {
+  auto line = trim(raw);
+  constexpr std::string_view kBanner = "Collecting environment information...";
+  if (starts_with(line, kBanner)) line = trim(line.substr(kBanner.size()));
+  constexpr std::string_view kTorch = "PyTorch version ";
+  if (starts_with(line, kTorch) && line.find(':') == std::string_view::npos && line.size() > kTorch.size() &&
+      std::isdigit(static_cast<unsigned char>(line[kTorch.size()])))
+    return "PyTorch version: " + std::string(line.substr(kTorch.size()));
+  return std::string(line);
+}
+
 bool is_key_line(std::string_view text, std::string_view wanted) {
-  for (auto raw : split_lines(text))
-    if (auto kv = split_key(trim(raw)); kv && kv->key == wanted) return true;
+  for (auto raw : split_lines(text)) {
+    const std::string line = normalise_line(raw);  // split_key's views point into it
+    if (auto kv = split_key(line); kv && kv->key == wanted) return true;
+  }
   return false;
 }
 
@@ -134,7 +151,8 @@ CollectEnvReport parse_collect_env(std::string_view text) {
   int number = 0;
   for (auto raw : split_lines(text)) {
     ++number;
-    const auto line = trim(raw);
+    const std::string normalised = normalise_line(raw);
+    const std::string_view line = normalised;
     if (block == Block::gpus) {
       if (auto g = gpu_line(line, number)) {
         r.gpus.push_back(std::move(*g));

@@ -274,6 +274,7 @@ Result<Facts> facts_from_json(std::string_view text, std::string_view name) {
   }
   f.kernel_log.source = r.string(log, "source");
   f.software = read_software(r, r.child(root, "software"));
+  if (auto k = r.child(root, "kernels"); !k.absent()) f.kernels = read_kernels(r, k);
   for (auto& n : r.objects(r.child(root, "notes"))) f.notes.push_back(read_note(r, n));
   if (r.problem()) return *r.problem();
   return f;

@@ -16,5 +16,7 @@ Result<Facts> facts_from_json(std::string_view text, std::string_view name);
 
 // The software subtree ("software"), read by gpucheck_json_software.cpp.
 SoftwareFacts read_software(JsonReader& r, const JsonReader::Node& n);
+// The kernel checks ("kernels"), read by gpucheck_json_kernels.cpp.
+KernelFacts read_kernels(JsonReader& r, const JsonReader::Node& n);
 
 }  // namespace gpucheck

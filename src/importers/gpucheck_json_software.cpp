@@ -14,6 +14,7 @@ Requirement read_requirement(JsonReader& r, const Node& n) {
   q.name = r.string(n, "name");
   q.specifier = r.string(n, "specifier");
   q.marker = r.opt_string(n, "marker");
+  q.applies = r.opt_bool(n, "applies");
   q.installed = r.opt_string(n, "installed");
   q.satisfied = r.opt_bool(n, "satisfied");
   return q;

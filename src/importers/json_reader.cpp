@@ -127,6 +127,13 @@ std::int64_t JsonReader::integer(const Node& n, const char* key) {
   return 0;
 }
 
+double JsonReader::number(const Node& n, const char* key) {
+  auto c = child(n, key);
+  if (c.j && c.j->is_number()) return c.j->get<double>();
+  if (!n.absent()) fail(c.path, "a number", c.j);
+  return 0;
+}
+
 std::vector<std::string> JsonReader::strings(const Node& n, const char* key) {
   std::vector<std::string> out;
   for (auto& e : items(child(n, key))) {

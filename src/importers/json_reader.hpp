@@ -44,6 +44,7 @@ class JsonReader {
   std::string string(const Node& n, const char* key);  // required
   bool boolean(const Node& n, const char* key);         // required
   std::int64_t integer(const Node& n, const char* key); // required
+  double number(const Node& n, const char* key);        // required
   std::vector<std::string> strings(const Node& n, const char* key);
   std::map<std::string, std::string> string_map(const Node& n, const char* key);
   std::map<std::string, bool> bool_map(const Node& n, const char* key);

@@ -1,0 +1,110 @@
+// The inverse of src/facts/kernel_json.cpp: per GPU, the precision checks,
+// bandwidth checks and the sustained run.
+#include "importers/gpucheck_json.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+using Node = JsonReader::Node;
+
+KernelCheck read_check(JsonReader& r, const Node& n) {
+  KernelCheck c;
+  c.precision = r.string(n, "precision");
+  c.status = r.string(n, "status");
+  c.reason = r.opt_string(n, "reason");
+  c.expected = r.boolean(n, "expected");
+  c.expected_source = r.string(n, "expected_source");
+  c.kernel = r.opt_string(n, "kernel");
+  c.instruction = r.opt_string(n, "instruction");
+  c.ptx_target = r.opt_string(n, "ptx_target");
+  c.ptx_version = r.opt_string(n, "ptx_version");
+  c.jit_ok = r.opt_bool(n, "jit_ok");
+  c.jit_code = r.opt_narrow<int>(n, "jit_code");
+  c.jit_error = r.opt_string(n, "jit_error");
+  c.launch_code = r.opt_narrow<int>(n, "launch_code");
+  c.launch_error = r.opt_string(n, "launch_error");
+  c.correct = r.opt_bool(n, "correct");
+  c.elements_checked = r.opt_uint(n, "elements_checked");
+  c.elements_wrong = r.opt_uint(n, "elements_wrong");
+  c.elements_unwritten = r.opt_uint(n, "elements_unwritten");
+  c.elements_nan = r.opt_uint(n, "elements_nan");
+  c.max_abs_error = r.opt_double(n, "max_abs_error");
+  c.tolerance = r.opt_string(n, "tolerance");
+  c.first_mismatch = r.opt_string(n, "first_mismatch");
+  c.tflops = r.opt_double(n, "tflops");
+  c.datasheet_tflops = r.opt_double(n, "datasheet_tflops");
+  c.ratio = r.opt_double(n, "ratio");
+  c.seconds = r.opt_double(n, "seconds");
+  c.throughput_unwritten = r.opt_uint(n, "throughput_unwritten");
+  return c;
+}
+
+BandwidthCheck read_bandwidth(JsonReader& r, const Node& n) {
+  BandwidthCheck b;
+  b.kind = r.string(n, "kind");
+  b.status = r.string(n, "status");
+  b.reason = r.opt_string(n, "reason");
+  b.bytes = r.opt_uint(n, "bytes");
+  b.gbs = r.opt_double(n, "gbs");
+  b.expected_gbs = r.opt_double(n, "expected_gbs");
+  b.expected_source = r.opt_string(n, "expected_source");
+  b.ratio = r.opt_double(n, "ratio");
+  b.correct = r.opt_bool(n, "correct");
+  return b;
+}
+
+SustainedRun read_sustained(JsonReader& r, const Node& n) {
+  SustainedRun s;
+  s.precision = r.string(n, "precision");
+  s.duration_s = r.number(n, "duration_s");
+  for (auto& x : r.objects(r.child(n, "samples"))) {
+    SustainedSample m;
+    m.t_s = r.number(x, "t_s");
+    m.tflops = r.opt_double(x, "tflops");
+    m.sm_clock_mhz = r.opt_narrow<int>(x, "sm_clock_mhz");
+    m.mem_clock_mhz = r.opt_narrow<int>(x, "mem_clock_mhz");
+    m.temperature_c = r.opt_narrow<int>(x, "temperature_c");
+    m.power_w = r.opt_double(x, "power_w");
+    m.throttle_reasons = r.opt_uint(x, "throttle_reasons");
+    s.samples.push_back(m);
+  }
+  s.telemetry = r.opt_string(n, "telemetry");
+  return s;
+}
+
+GpuKernelFacts read_gpu(JsonReader& r, const Node& n) {
+  GpuKernelFacts g;
+  g.ordinal = r.opt_narrow<int>(n, "ordinal");
+  g.vendor = r.string(n, "vendor");
+  g.name = r.opt_string(n, "name");
+  g.uuid = r.opt_string(n, "uuid");
+  g.pci_bus_id = r.opt_string(n, "pci_bus_id");
+  g.compute_capability = r.opt_string(n, "compute_capability");
+  g.sm_count = r.opt_narrow<int>(n, "sm_count");
+  g.mig = r.boolean(n, "mig");
+  g.model = r.opt_string(n, "model");
+  g.architecture = r.opt_string(n, "architecture");
+  g.status = r.string(n, "status");
+  g.reason = r.opt_string(n, "reason");
+  g.child_restarts = static_cast<int>(r.integer(n, "child_restarts"));
+  for (auto& c : r.objects(r.child(n, "checks"))) g.checks.push_back(read_check(r, c));
+  for (auto& b : r.objects(r.child(n, "bandwidth"))) g.bandwidth.push_back(read_bandwidth(r, b));
+  if (auto s = r.child(n, "sustained"); !s.absent()) g.sustained = read_sustained(r, s);
+  return g;
+}
+
+}  // namespace
+
+KernelFacts read_kernels(JsonReader& r, const Node& n) {
+  KernelFacts k;
+  k.library = r.opt_string(n, "library");
+  k.driver_version = r.opt_string(n, "driver_version");
+  k.cuda_visible_devices = r.opt_string(n, "cuda_visible_devices");
+  k.error = r.opt_string(n, "error");
+  k.matrix_version = r.opt_string(n, "matrix_version");
+  for (auto& g : r.objects(r.child(n, "gpus"))) k.gpus.push_back(read_gpu(r, g));
+  return k;
+}
+
+}  // namespace gpucheck
