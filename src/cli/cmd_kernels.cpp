@@ -89,6 +89,12 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
         std::cerr << "gpucheck: kernel checks run on the live machine only, not on --root " << g.root << "\n";
         return kExitUsage;
       }
+      if (!g.from.empty()) {
+        std::cerr << "gpucheck: kernel checks run on the live machine only, not on a --from report\n";
+        return kExitUsage;
+      }
+      auto knowledge = load_knowledge_or_report(g);
+      if (!knowledge) return kExitUsage;
       auto facts = acquire_facts(g, g.probe_options());
       if (!facts) return kExitUsage;
       kernels::KernelRequest req;
@@ -104,7 +110,7 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       req.precisions = *precisions;
       req.step_timeout = Millis(static_cast<long>(*step_timeout * 1000));
       req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
-      req.matrix = nullptr;  // the integrator wires the embedded matrix here
+      req.matrix = &knowledge->matrix;
       const KernelFacts result = kernels::run_kernel_checks(req);
       if (*json) {
         nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "rules/verdict.hpp"
 #include "lock/lockfile.hpp"
 
 namespace gpucheck {
@@ -23,12 +24,15 @@ int print_problem(const Problem& p) {
   return kExitUsage;
 }
 
-// The lock this run would write. The matrix version and the verdict of
-// `check` are not known to this command yet: the integrator passes them in.
+// The lock this run would write, with the matrix it was judged by and the
+// verdict of `check` at lock time.
 std::optional<Lock> host_lock(const GlobalOptions& g) {
+  auto knowledge = load_knowledge_or_report(g);
+  if (!knowledge) return std::nullopt;
   auto facts = acquire_facts(g, g.probe_options());
   if (!facts) return std::nullopt;
-  LockContext ctx{GPUCHECK_VERSION, std::nullopt, std::nullopt};
+  const Verdict v = judge(*facts, *knowledge, {});
+  LockContext ctx{GPUCHECK_VERSION, knowledge->matrix.version, verdict_summary(v)};
   return lock_from_facts(*facts, ctx);
 }
 

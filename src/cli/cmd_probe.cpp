@@ -25,14 +25,13 @@ void add_probe_command(CLI::App& app, const GlobalOptions& g, Action& action) {
         for (auto& p : all_probes()) std::cout << p.name << "\n    " << p.reads << "\n";
         return kExitOk;
       }
-      auto host = open_root_or_report(g);
-      if (!host) return kExitUsage;
       ProbeOptions opts = g.probe_options();
       opts.deep = *deep;
       opts.pythons = *pythons;
-      const Facts facts = run_probes(*host, opts);
+      const auto facts = acquire_facts(g, opts);
+      if (!facts) return kExitUsage;
       ReportOptions o{g.use_color() && !*json, GPUCHECK_VERSION};
-      std::cout << (*json ? render_facts_json(facts, o) : render_facts_text(facts, o));
+      std::cout << (*json ? render_facts_json(*facts, o) : render_facts_text(*facts, o));
       return kExitOk;
     };
   });

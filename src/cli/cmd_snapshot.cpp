@@ -15,6 +15,10 @@ void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action)
   cmd->add_option("--description", *description, "A line saying what machine this is, stored in the manifest");
   cmd->callback([&g, &action, out, description] {
     action = [&g, out, description] {
+      if (!g.from.empty()) {
+        std::cerr << "gpucheck: a snapshot records what the probes read on a host; --from gives a report, not a host\n";
+        return kExitUsage;
+      }
       auto host = open_root_or_report(g);
       if (!host) return kExitUsage;
       RecordingHost recorder(*host);

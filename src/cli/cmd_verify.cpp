@@ -21,9 +21,14 @@ struct VerifyArgs {
 };
 
 LockContext verify_context() {
-  // The matrix version and check's verdict are wired by the integrator; a
-  // lock compares them only when a run supplies them.
-  return LockContext{GPUCHECK_VERSION, std::nullopt, std::nullopt};
+  // The matrix version is what this binary embeds (or --matrix names, which
+  // verify does not take); the verdict is `check`'s business, not drift.
+  // Read once: a fleet run asks for it per node.
+  static const LockContext ctx = [] {
+    auto k = load_knowledge("");
+    return LockContext{GPUCHECK_VERSION, k ? std::optional<std::string>(k->matrix.version) : std::nullopt, std::nullopt};
+  }();
+  return ctx;
 }
 
 void print_findings(const std::string& lock_name, const std::vector<Finding>& findings) {

@@ -59,7 +59,9 @@ std::string_view to_string(ReportFormat f) {
   return "unknown";
 }
 
-Result<ImportedReport> import_report(std::string_view text, std::string_view name_view) {
+namespace {
+
+Result<ImportedReport> import_any(std::string_view text, std::string_view name_view) {
   const std::string name(name_view);
   if (starts_with(text, "\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
   if (trim(text).empty()) return unknown(name, "the report is empty");
@@ -97,6 +99,14 @@ Result<ImportedReport> import_report(std::string_view text, std::string_view nam
     return ImportedReport{ReportFormat::nvidia_smi_table, std::move(f.value())};
   }
   return unknown(name, "not a report format gpucheck knows");
+}
+
+}  // namespace
+
+Result<ImportedReport> import_report(std::string_view text, std::string_view name) {
+  auto r = import_any(text, name);
+  if (r) r.value().facts.from_report = true;
+  return r;
 }
 
 }  // namespace gpucheck

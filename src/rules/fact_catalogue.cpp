@@ -102,6 +102,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"framework.max_compute_capability", K::version, "framework", "newest compute capability the library supports (matrix)"},
       {"framework.cuda_min_driver", K::version, "framework", "toolkit driver of the CUDA it was built for (matrix)"},
       {"framework.cuda_compat_min_driver", K::version, "framework", "oldest driver of that CUDA major's minor-version compatibility (matrix)"},
+      {"framework.cuda_min_compute_capability", K::version, "framework", "oldest compute capability the CUDA major it was built for supports (matrix)"},
       {"framework.cuda_available", K::boolean, "framework", "the framework says CUDA is available (--deep)"},
       {"framework.tf32_matmul", K::boolean, "framework", "torch.backends.cuda.matmul.allow_tf32 (--deep)"},
       {"framework.float32_matmul_precision", K::text, "framework", "torch.get_float32_matmul_precision() (--deep)"},

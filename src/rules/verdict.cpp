@@ -100,6 +100,12 @@ bool Verdict::fails(bool strict) const {
   return count(Severity::error) > 0 || (strict && count(Severity::warning) > 0);
 }
 
+std::string verdict_summary(const Verdict& v) {
+  const int e = v.count(Severity::error), w = v.count(Severity::warning);
+  auto n = [](int k, const char* word) { return std::to_string(k) + " " + word + (k == 1 ? "" : "s"); };
+  return (e ? "fail: " : "pass: ") + n(e, "error") + ", " + n(w, "warning");
+}
+
 Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req) {
   const auto subjects = build_subjects(facts, knowledge.matrix);
   std::vector<Rule> rules = knowledge.rules;

@@ -35,4 +35,7 @@ struct Verdict {
 
 Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req);
 
+// "pass", or "fail: 2 errors, 1 warning": what a lockfile records of `check`.
+std::string verdict_summary(const Verdict& v);
+
 }  // namespace gpucheck

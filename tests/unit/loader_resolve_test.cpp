@@ -131,8 +131,9 @@ TEST_CASE("torch with DT_RPATH keeps its own cuDNN; the shim's RUNPATH lets LD_L
   CHECK(torch.object == kSite + "/torch/lib/libtorch_cuda.so");
   CHECK(torch.rpath.size() == 12);
   CHECK(torch.runpath.empty());
-  // Only GPU libraries: libc10.so and libtorch_cpu.so are left out.
-  CHECK(torch.needed.size() == 10);
+  // Only GPU vendor libraries: torch's own libc10_cuda.so, libc10.so and libtorch_cpu.so are left out.
+  CHECK(torch.needed.size() == 9);
+  CHECK_FALSE(need(torch, "libc10_cuda.so"));
   CHECK_FALSE(need(torch, "libc10.so"));
   auto* cudnn = need(torch, "libcudnn.so.9");
   REQUIRE(cudnn);

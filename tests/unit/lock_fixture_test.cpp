@@ -8,6 +8,7 @@
 #include "host/process.hpp"
 #include "lock/lockfile.hpp"
 #include "probe.hpp"
+#include "rules/verdict.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -22,7 +23,11 @@ Lock lock_of(const std::string& root) {
   auto host = open_host(root);
   REQUIRE(host);
   const Facts facts = run_probes(**host, ProbeOptions{});
-  return lock_from_facts(facts, LockContext{GPUCHECK_VERSION, std::nullopt, std::nullopt});
+  // As `gpucheck lock` writes it: the embedded matrix's version and check's verdict.
+  static const auto knowledge = load_knowledge("");
+  REQUIRE(knowledge);
+  const Verdict v = judge(facts, *knowledge, {});
+  return lock_from_facts(facts, LockContext{GPUCHECK_VERSION, knowledge->matrix.version, verdict_summary(v)});
 }
 
 // A private copy of a fixture to edit; links stay links (fixtures hold absolute ones).

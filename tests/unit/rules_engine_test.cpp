@@ -36,7 +36,7 @@ std::string first_problem(const std::string& text, const std::string& scope = "h
   return problems.front().where + ": " + problems.front().detail;
 }
 
-CommandResult gpucheck(const std::vector<std::string>& args) {
+CommandResult run_gpucheck(const std::vector<std::string>& args) {
   auto r = run_process(GPUCHECK_BINARY, args, Millis(60000));
   REQUIRE(r);
   REQUIRE_FALSE(r->timed_out);
@@ -152,43 +152,47 @@ TEST_CASE("broken rule files are rejected with file, JSON path and reason", "[ru
 }
 
 TEST_CASE("matrix validate lists problems (exit 1); check refuses to judge with a broken matrix (exit 2)", "[rules][cli][bad-input]") {
-  const auto broken = test::source_path("tests/data/matrix-broken-rules/unknown-fact.json");
-  auto v = gpucheck({"matrix", "validate", broken});
+  // The project's matrix with one broken rule file added.
+  test::TempDir dir;
+  std::filesystem::copy(test::source_path("matrix"), dir.path() / "matrix", std::filesystem::copy_options::recursive);
+  std::filesystem::copy(test::source_path("tests/data/matrix-broken-rules/unknown-fact.json"), dir.path() / "matrix/rules/zz-broken.json");
+  const std::string broken = (dir.path() / "matrix").string();
+  auto v = run_gpucheck({"matrix", "validate", broken});
   CHECK(v.exit_code == 1);
   CHECK_THAT(v.out, Catch::Contains("unknown fact \"driver.verison\"") && Catch::Contains("will not run on this matrix"));
-  auto ok = gpucheck({"matrix", "validate", test::source_path("matrix")});
+  auto ok = run_gpucheck({"matrix", "validate", test::source_path("matrix")});
   CHECK(ok.exit_code == 0);
   CHECK_THAT(ok.out, Catch::Contains("valid matrix"));
-  auto c = gpucheck({"--matrix", broken, "--root", fixture("h100-sxm-8gpu"), "check", "--json"});
+  auto c = run_gpucheck({"--matrix", broken, "--root", fixture("h100-sxm-8gpu"), "check", "--json"});
   CHECK(c.exit_code == 2);
   CHECK(c.out.empty());
   CHECK_THAT(c.err, Catch::Contains("the matrix is not valid, nothing was judged") && Catch::Contains("driver.verison"));
-  CHECK(gpucheck({"matrix", "validate", "/nonexistent/matrix.json"}).exit_code == 2);
+  CHECK(run_gpucheck({"matrix", "validate", "/nonexistent/matrix.json"}).exit_code == 2);
 }
 
 TEST_CASE("check: exit codes a launcher relies on", "[rules][cli]") {
   // Healthy: 0. A driver mismatch: 1. A warning alone: 0, but 1 under --strict.
-  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check"}).exit_code == 0);
-  CHECK(gpucheck({"--root", fixture("driver-mismatch"), "check"}).exit_code == 1);
-  CHECK(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check"}).exit_code == 0);
-  CHECK(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--strict"}).exit_code == 1);
+  CHECK(run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "check"}).exit_code == 0);
+  CHECK(run_gpucheck({"--root", fixture("driver-mismatch"), "check"}).exit_code == 1);
+  CHECK(run_gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check"}).exit_code == 0);
+  CHECK(run_gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--strict"}).exit_code == 1);
   // Requirements: the A100 (compute capability 8.0) has no FP8; the H100 node has 8 GPUs of 80 GB.
-  CHECK(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--require", "bf16,fp8"}).exit_code == 1);
-  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--require", "bf16,fp8", "--min-compute", "9.0", "--gpus", "8",
+  CHECK(run_gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--require", "bf16,fp8"}).exit_code == 1);
+  CHECK(run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--require", "bf16,fp8", "--min-compute", "9.0", "--gpus", "8",
                   "--min-memory", "79G"}).exit_code == 0);
-  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--gpus", "16"}).exit_code == 1);
-  CHECK(gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--min-memory", "100GiB"}).exit_code == 1);
+  CHECK(run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--gpus", "16"}).exit_code == 1);
+  CHECK(run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--min-memory", "100GiB"}).exit_code == 1);
   // Bad arguments: 2, with the reason.
-  auto bad = gpucheck({"check", "--require", "fp7"});
+  auto bad = run_gpucheck({"check", "--require", "fp7"});
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("fp7"));
-  CHECK(gpucheck({"check", "--min-compute", "nine"}).exit_code == 2);
-  CHECK(gpucheck({"check", "--min-memory", "lots"}).exit_code == 2);
-  CHECK(gpucheck({"--root", "/nonexistent", "check"}).exit_code == 2);
+  CHECK(run_gpucheck({"check", "--min-compute", "nine"}).exit_code == 2);
+  CHECK(run_gpucheck({"check", "--min-memory", "lots"}).exit_code == 2);
+  CHECK(run_gpucheck({"--root", "/nonexistent", "check"}).exit_code == 2);
 }
 
 TEST_CASE("check --json: verdict, counts and stable categories", "[rules][cli]") {
-  auto r = gpucheck({"--root", fixture("driver-mismatch"), "check", "--json"});
+  auto r = run_gpucheck({"--root", fixture("driver-mismatch"), "check", "--json"});
   REQUIRE(r.exit_code == 1);
   auto j = json::parse(r.out);
   CHECK(j["schema"] == "gpucheck.check/1");
@@ -202,34 +206,34 @@ TEST_CASE("check --json: verdict, counts and stable categories", "[rules][cli]")
   }
   CHECK(j["facts"]["schema"] == "gpucheck.facts/1");
   // --require on a GPU the matrix knows: precision-unsupported with the architecture as evidence.
-  auto req = json::parse(gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--json", "--require", "fp8"}).out);
+  auto req = json::parse(run_gpucheck({"--root", fixture("a100-sxm4-4gpu"), "check", "--json", "--require", "fp8"}).out);
   CHECK(categories_of(req) == std::vector<std::string>{"hardware-health", "precision-unsupported"});
 }
 
 TEST_CASE("explain: names the cause that holds here, and what it cannot tell", "[rules][cli]") {
-  auto here = json::parse(gpucheck({"--root", fixture("driver-mismatch"), "explain", "--json",
+  auto here = json::parse(run_gpucheck({"--root", fixture("driver-mismatch"), "explain", "--json",
                                     "Failed to initialize NVML: Driver/library version mismatch"}).out);
   REQUIRE(!here["explanations"].empty());
   CHECK(here["explanations"][0]["rule"] == "kernel-userspace-mismatch");
   CHECK(here["explanations"][0]["applies"] == "yes");
-  auto healthy = json::parse(gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "--json",
+  auto healthy = json::parse(run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "--json",
                                        "Failed to initialize NVML: Driver/library version mismatch"}).out);
   for (auto& e : healthy["explanations"]) CHECK(e["applies"] != "yes");
-  auto none = gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "completely unrelated words here"});
+  auto none = run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "completely unrelated words here"});
   CHECK(none.exit_code == 0);
   CHECK_THAT(none.out, Catch::Contains("No rule of the matrix knows this message"));
 }
 
 TEST_CASE("recommend: consumer GPUs get no forward compatibility", "[rules][cli]") {
-  auto dc = json::parse(gpucheck({"--root", fixture("h100-sxm-8gpu"), "recommend", "--json"}).out)["recommendations"];
+  auto dc = json::parse(run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "recommend", "--json"}).out)["recommendations"];
   CHECK(dc["driver"] == "565.57.01");
-  auto consumer = json::parse(gpucheck({"--root", fixture("rtx4090-workstation"), "recommend", "--json"}).out)["recommendations"];
+  auto consumer = json::parse(run_gpucheck({"--root", fixture("rtx4090-workstation"), "recommend", "--json"}).out)["recommendations"];
   for (auto& f : consumer["frameworks"]) CHECK(f["forward_compat"].is_null());
   bool said_why = false;
   for (auto& f : consumer["frameworks"])
     for (auto& b : f["newer_blocked"]) said_why = said_why || b.get<std::string>().find("data-center GPUs only") != std::string::npos;
   CHECK(said_why);
-  auto none = json::parse(gpucheck({"--root", fixture("cpu-only"), "recommend", "--json"}).out)["recommendations"];
+  auto none = json::parse(run_gpucheck({"--root", fixture("cpu-only"), "recommend", "--json"}).out)["recommendations"];
   CHECK(none["driver"].is_null());
   CHECK(!none["why_none"].is_null());
 }

@@ -1,0 +1,35 @@
+// Real collect_env reports from public PyTorch issue threads
+// (tests/data/reports/SOURCES.md): `gpucheck check --from` must find the
+// diagnosis each thread gave, and read every report of the corpus.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "host/process.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+using nlohmann::json;
+
+TEST_CASE("check --from finds the diagnosis of each real collect_env report's thread", "[rules][reports]") {
+  const auto expected = json::parse(test::data("reports/collect_env/expected.json"));
+  int diagnosed = 0;
+  for (auto& [file, want] : expected.items()) {
+    INFO(file << " (" << want.value("url", "") << ")");
+    std::vector<std::string> args = {"--from", test::source_path("tests/data/reports/collect_env/" + file), "check", "--json"};
+    for (auto& a : want.value("check_args", json::array())) args.push_back(a.get<std::string>());
+    auto r = run_process(GPUCHECK_BINARY, args, Millis(60000));
+    REQUIRE(r);
+    // 0 or 1 is a verdict; 2 would mean the report could not be read.
+    REQUIRE((r->exit_code == 0 || r->exit_code == 1));
+    const auto out = json::parse(r->out);
+    CHECK(out["source"].get<std::string>().find("torch_collect_env") != std::string::npos);
+    std::set<std::string> found;
+    for (auto& f : out["findings"]) found.insert(f["category"].get<std::string>());
+    for (auto& c : want.value("categories", json::array())) {
+      CHECK(found.count(c.get<std::string>()) == 1);
+      ++diagnosed;
+    }
+  }
+  CHECK(diagnosed >= 3);
+}
