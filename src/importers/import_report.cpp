@@ -69,14 +69,24 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
 
   const auto body = trim(text);
   if (body.front() == '{') {
-    auto j = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
-    const bool ours = j.is_object() && j.contains("schema") && j["schema"].is_string() &&
-                      starts_with(j["schema"].get<std::string>(), "gpucheck.facts/");
-    if (!j.is_discarded() && !ours)
-      return unknown(name, "JSON, but not gpucheck's facts (no \"schema\": \"gpucheck.facts/…\")");
-    auto f = facts_from_json(text, name);
-    if (!f) return f.problem();
-    return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
+    // gpucheck writes "schema" first: a look at the head recognises the
+    // format without parsing a fleet's worth of JSON twice.
+    const auto head = body.substr(0, 4096);
+    if (head.find("\"gpucheck.facts/") != std::string_view::npos) {
+      auto f = facts_from_json(text, name);
+      if (!f) return f.problem();
+      return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
+    }
+    if (head.find("\"gpucheck.check/") != std::string_view::npos) {
+      // `gpucheck check --json` carries the facts it judged.
+      auto j = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("facts") || !j["facts"].is_object())
+        return unknown(name, "gpucheck check JSON without its \"facts\" object");
+      auto f = facts_from_json(j["facts"].dump(), name);
+      if (!f) return f.problem();
+      return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
+    }
+    return unknown(name, "JSON, but not gpucheck's facts (no \"schema\": \"gpucheck.facts/…\")");
   }
   if (text.find("<nvidia_smi_log") != std::string_view::npos) {
     auto f = nvsmi_facts(text, NvsmiForm::xml, name);

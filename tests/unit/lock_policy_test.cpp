@@ -81,7 +81,7 @@ TEST_CASE("fields only one side has: a new wheel is a drift, a removed framework
   CHECK(compare_lock(lock_meta, one("lock", "check", "not evaluated", Policy::exact)).empty());
 }
 
-TEST_CASE("--emit constraints: pins with the PyTorch index of a +cuXXX build; --emit container", "[lock][emit]") {
+TEST_CASE("lock --emit constraints pins with the PyTorch index of a +cuXXX build; --emit container", "[lock][emit]") {
   Lock l;
   l.entries.push_back({"frameworks", "torch", "2.1.0+cu121", Policy::exact, ""});
   l.entries.push_back({"frameworks", "jaxlib", "0.4.23+cuda12.cudnn89", Policy::exact, ""});

@@ -244,3 +244,17 @@ TEST_CASE("docs/rules.md is generated from the embedded matrix and is current", 
   INFO("regenerate with: gpucheck matrix docs > docs/rules.md");
   CHECK(render_rules_markdown(*k) == test::read_file(test::source_path("docs/rules.md")));
 }
+
+TEST_CASE("a saved `check --json` is read back with --from and judged the same", "[rules][cli][reports]") {
+  auto first = run_gpucheck({"--root", fixture("driver-mismatch"), "check", "--json"});
+  REQUIRE(first.exit_code == 1);
+  test::TempDir t;
+  const auto saved = t.path() / "check.json";
+  test::write_file(saved, first.out);
+  auto again = run_gpucheck({"--from", saved.string(), "check", "--json"});
+  CHECK(again.exit_code == 1);
+  auto a = json::parse(first.out), b = json::parse(again.out);
+  CHECK(categories_of(a) == categories_of(b));
+  CHECK(a["findings"].size() == b["findings"].size());
+  CHECK_THAT(b["source"].get<std::string>(), Catch::Contains("gpucheck_json"));
+}
