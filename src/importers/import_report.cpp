@@ -72,17 +72,18 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
     // gpucheck writes "schema" first: a look at the head recognises the
     // format without parsing a fleet's worth of JSON twice.
     const auto head = body.substr(0, 4096);
-    if (head.find("\"gpucheck.facts/") != std::string_view::npos) {
-      auto f = facts_from_json(text, name);
-      if (!f) return f.problem();
-      return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
-    }
     if (head.find("\"gpucheck.check/") != std::string_view::npos) {
-      // `gpucheck check --json` carries the facts it judged.
+      // `gpucheck check --json` carries the facts it judged (their own
+      // "schema" may fall in the head too, so this test comes first).
       auto j = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
       if (j.is_discarded() || !j.is_object() || !j.contains("facts") || !j["facts"].is_object())
         return unknown(name, "gpucheck check JSON without its \"facts\" object");
       auto f = facts_from_json(j["facts"].dump(), name);
+      if (!f) return f.problem();
+      return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
+    }
+    if (head.find("\"gpucheck.facts/") != std::string_view::npos) {
+      auto f = facts_from_json(text, name);
       if (!f) return f.problem();
       return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
     }
