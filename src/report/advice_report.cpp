@@ -73,18 +73,7 @@ std::string render_explanations_text(const std::string& message, const std::vect
         << "  " << s.bold(e.rule->title) << "  " << s.dim("[" + e.rule->category + ", rule " + e.rule->id + "]") << "\n";
     out << "    " << s.dim("matches:  ") << e.matched << "\n";
     if (e.applies == Applies::here) {
-      for (auto& f : e.findings) {
-        std::string text = render_finding_text(f, o);
-        // Indent the finding under its rule.
-        std::string indented;
-        std::size_t start = 0;
-        while (start < text.size()) {
-          const auto nl = text.find('\n', start);
-          indented += "    " + text.substr(start, nl == std::string::npos ? std::string::npos : nl - start + 1);
-          start = nl == std::string::npos ? text.size() : nl + 1;
-        }
-        out << indented;
-      }
+      for (auto& f : e.findings) out << render_finding_text(f, o, "    ");
     } else {
       if (!e.unknown.empty()) {
         out << "    " << s.dim("unknown:  ");

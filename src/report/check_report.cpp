@@ -27,17 +27,17 @@ int count(const std::vector<Finding>& fs, Severity s) {
   return n;
 }
 
-void finding_lines(std::ostringstream& out, const Style& s, const Finding& f) {
-  out << severity_label(s, f.severity) << "  " << s.bold(f.title) << "  " << s.dim("[" + f.category + "]") << "\n";
-  out << "    " << f.message << "\n";
-  out << "    " << s.dim("where:    ") << f.scope << "\n";
+void finding_lines(std::ostringstream& out, const Style& s, const Finding& f, const std::string& in) {
+  out << in << severity_label(s, f.severity) << "  " << s.bold(f.title) << "  " << s.dim("[" + f.category + "]") << "\n";
+  out << in << "    " << f.message << "\n";
+  out << in << "    " << s.dim("where:    ") << f.scope << "\n";
   if (!f.evidence.empty()) {
-    out << "    " << s.dim("evidence:") << "\n";
-    for (auto& e : f.evidence) out << "      " << e.fact << " = " << e.value << "  " << s.dim("(" + e.source + ")") << "\n";
+    out << in << "    " << s.dim("evidence:") << "\n";
+    for (auto& e : f.evidence) out << in << "      " << e.fact << " = " << e.value << "  " << s.dim("(" + e.source + ")") << "\n";
   }
-  out << "    " << s.dim("fix:      ") << f.fix << "\n";
-  for (auto& src : f.sources) out << "    " << s.dim("source:   ") << src << "\n";
-  out << "    " << s.dim("rule:     " + f.rule) << "\n";
+  out << in << "    " << s.dim("fix:      ") << f.fix << "\n";
+  for (auto& src : f.sources) out << in << "    " << s.dim("source:   ") << src << "\n";
+  out << in << "    " << s.dim("rule:     " + f.rule) << "\n";
 }
 
 // The stack in a few lines: what a person checks first.
@@ -94,10 +94,10 @@ nlohmann::ordered_json finding_json(const Finding& f) {
 
 }  // namespace
 
-std::string render_finding_text(const Finding& f, const ReportOptions& o) {
+std::string render_finding_text(const Finding& f, const ReportOptions& o, const std::string& indent) {
   Style s(o.color);
   std::ostringstream out;
-  finding_lines(out, s, f);
+  finding_lines(out, s, f, indent);
   return out.str();
 }
 
@@ -110,7 +110,7 @@ std::string render_check_text(const CheckReport& r, const ReportOptions& o) {
           << "\n\n";
   if (r.findings.empty()) w.raw() << s.good("No findings.") << "\n";
   for (auto& f : r.findings) {
-    finding_lines(w.raw(), s, f);
+    finding_lines(w.raw(), s, f, "");
     w.raw() << "\n";
   }
   summary(w, r.facts);

@@ -28,7 +28,8 @@ struct CheckReport {
 std::string render_check_text(const CheckReport& r, const ReportOptions& o);
 std::string render_check_json(const CheckReport& r, const ReportOptions& o);
 
-// One finding, as the text report prints it (also used by `explain`).
-std::string render_finding_text(const Finding& f, const ReportOptions& o);
+// One finding, as the text report prints it, each line after `indent`
+// (`explain` prints it under the rule that matched).
+std::string render_finding_text(const Finding& f, const ReportOptions& o, const std::string& indent = "");
 
 }  // namespace gpucheck

@@ -189,6 +189,18 @@ TEST_CASE("check: exit codes a launcher relies on", "[rules][cli]") {
   CHECK(run_gpucheck({"check", "--min-compute", "nine"}).exit_code == 2);
   CHECK(run_gpucheck({"check", "--min-memory", "lots"}).exit_code == 2);
   CHECK(run_gpucheck({"--root", "/nonexistent", "check"}).exit_code == 2);
+  // --from: a missing file, an unknown format, and --root beside it.
+  auto missing = run_gpucheck({"--from", "/nonexistent/report.txt", "check"});
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Catch::Contains("cannot read --from /nonexistent/report.txt"));
+  test::TempDir t;
+  test::write_file(t.path() / "prose.txt", "my GPU does not work, please help\n");
+  auto prose = run_gpucheck({"--from", (t.path() / "prose.txt").string(), "check"});
+  CHECK(prose.exit_code == 2);
+  CHECK_THAT(prose.err, Catch::Contains("prose.txt") && Catch::Contains("collect_env"));
+  auto both = run_gpucheck({"--from", (t.path() / "prose.txt").string(), "--root", fixture("h100-sxm-8gpu"), "check"});
+  CHECK(both.exit_code == 2);
+  CHECK_THAT(both.err, Catch::Contains("--from and --root cannot be used together"));
 }
 
 TEST_CASE("check --json: verdict, counts and stable categories", "[rules][cli]") {
