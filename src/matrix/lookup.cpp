@@ -107,6 +107,22 @@ std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, st
   return out;
 }
 
+const RocmRelease* find_rocm_release(const Matrix& m, std::string_view installed_version) {
+  const auto installed = Version::parse(trim(installed_version));
+  if (!installed) return nullptr;
+  const RocmRelease* best = nullptr;
+  std::size_t best_parts = 0;
+  for (const auto& r : m.rocm_releases) {
+    const auto v = Version::parse(r.version);
+    if (!v || v->parts().size() > installed->parts().size() || v->parts().size() <= best_parts) continue;
+    if (std::equal(v->parts().begin(), v->parts().end(), installed->parts().begin())) {
+      best = &r;
+      best_parts = v->parts().size();
+    }
+  }
+  return best;
+}
+
 std::vector<const NgcRelease*> find_ngc_releases(const Matrix& m, std::string_view framework) {
   std::vector<const NgcRelease*> out;
   const auto name = to_lower(framework);

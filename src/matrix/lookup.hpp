@@ -38,6 +38,11 @@ std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, st
 // The variant a local version names: "2.1.0+cu121" -> "cu121"; "" when none.
 std::string_view variant_of_version(std::string_view installed_version);
 
+// The ROCm release entry for an installed version ("6.0.2"): the most
+// specific entry whose components lead it ("6.0.2" if listed, else "6.0");
+// nullptr when none does ("6.0" never matches 6.10.0).
+const RocmRelease* find_rocm_release(const Matrix& m, std::string_view installed_version);
+
 // NGC releases of a framework ("pytorch"), newest release first.
 std::vector<const NgcRelease*> find_ngc_releases(const Matrix& m, std::string_view framework);
 

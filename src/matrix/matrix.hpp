@@ -80,6 +80,17 @@ struct NgcRelease {
   std::vector<std::string> sources;
 };
 
+// A ROCm release (or series): the gfx targets AMD lists for it on Linux.
+// "Supported" and "deprecated" are AMD's own two states; a target in neither
+// is one AMD says the release does not support.
+struct RocmRelease {
+  std::string version;                              // "6.0" covers 6.0.x; "6.0.2" only 6.0.2
+  std::vector<std::string> gfx_targets;             // supported: "gfx942", "gfx90a"
+  std::vector<std::string> deprecated_gfx_targets;  // still shipped, to be removed: "gfx906"
+  std::optional<std::string> note;                  // how the lists were read where sources differ
+  std::vector<std::string> sources;
+};
+
 struct Matrix {
   std::string version;  // "2026.11.1"
   std::string date;     // "2026-11-29"
@@ -90,6 +101,7 @@ struct Matrix {
   std::vector<CudaFamily> cuda_families;
   std::vector<FrameworkVariant> frameworks;
   std::vector<NgcRelease> ngc;
+  std::vector<RocmRelease> rocm_releases;
   // Rules are parsed by rules/rule_load.cpp from the same documents.
 };
 

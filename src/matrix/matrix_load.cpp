@@ -14,10 +14,11 @@ namespace {
 using nlohmann::json;
 namespace mv = matrix_values;
 
-constexpr const char* kSections[] = {"gpus", "arch_precisions", "cuda_releases", "cuda_families", "frameworks", "ngc"};
-constexpr const char* kDocumentKeys[] = {"schema",        "version",       "date",       "description", "gpus",
-                                         "arch_precisions", "cuda_releases", "cuda_families", "frameworks", "ngc",
-                                         "rules"};
+constexpr const char* kSections[] = {"gpus", "arch_precisions", "cuda_releases", "cuda_families", "frameworks", "ngc",
+                                     "rocm_releases"};
+constexpr const char* kDocumentKeys[] = {"schema",          "version",       "date",          "description",
+                                         "gpus",            "arch_precisions", "cuda_releases", "cuda_families",
+                                         "frameworks",      "ngc",           "rocm_releases", "rules"};
 
 constexpr std::string_view kEmbeddedPrefix = "embedded:";
 
@@ -160,6 +161,10 @@ class Loader {
       auto n = read_ngc_release(r, problems_);
       if (!n.framework.empty() && !n.tag.empty()) unique("NGC container", n.framework + ":" + n.tag, at, r.where("tag"));
       matrix_.ngc.push_back(std::move(n));
+    } else if (section == "rocm_releases") {
+      auto v = read_rocm_release(r, problems_);
+      if (!v.version.empty()) unique("ROCm release", v.version, at, r.where("version"));
+      matrix_.rocm_releases.push_back(std::move(v));
     }
   }
 

@@ -1,6 +1,8 @@
 // The order of the calls is the order keys are listed in "allowed keys".
 #include "matrix/matrix_sections.hpp"
 
+#include <algorithm>
+
 namespace gpucheck {
 
 namespace mv = matrix_values;
@@ -92,6 +94,23 @@ NgcRelease read_ngc_release(ObjectReader& r, std::vector<Problem>& problems) {
     problems.push_back(Problem{Reason::malformed, r.where("tag"),
                                "expected a tag that begins with the release \"" + n.release + "-\", found \"" + n.tag + "\""});
   return n;
+}
+
+RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems) {
+  RocmRelease v;
+  r.string("version", v.version, mv::plain_version);
+  r.string_list("gfx_targets", v.gfx_targets, mv::gfx_target, true);
+  r.string_list("deprecated_gfx_targets", v.deprecated_gfx_targets, mv::gfx_target, false);
+  r.optional_string("note", v.note, mv::non_empty);
+  r.sources(v.sources);
+  r.reject_unknown_keys();
+  // One target, one state: a target in both lists would make the verdict
+  // depend on which list a rule reads first.
+  for (const auto& t : v.deprecated_gfx_targets)
+    if (std::find(v.gfx_targets.begin(), v.gfx_targets.end(), t) != v.gfx_targets.end())
+      problems.push_back(Problem{Reason::malformed, r.where("deprecated_gfx_targets"),
+                                 "\"" + t + "\" is also in gfx_targets; a target is either supported or deprecated"});
+  return v;
 }
 
 }  // namespace gpucheck

@@ -14,5 +14,6 @@ CudaRelease read_cuda_release(ObjectReader& r);
 CudaFamily read_cuda_family(ObjectReader& r);
 FrameworkVariant read_framework_variant(ObjectReader& r);
 NgcRelease read_ngc_release(ObjectReader& r, std::vector<Problem>& problems);
+RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems);
 
 }  // namespace gpucheck

@@ -51,6 +51,8 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"gpu.mig_enabled_count", K::number, "host", "GPUs with MIG mode enabled"},
       {"rocm.version", K::version, "host", "the active ROCm install's version"},
       {"rocm.gfx_targets", K::list, "host", "gfx targets of the KFD GPU nodes"},
+      {"rocm.release_gfx_targets", K::list, "host", "gfx targets AMD lists as supported by the installed ROCm release (matrix)"},
+      {"rocm.release_deprecated_gfx_targets", K::list, "host", "gfx targets AMD lists as deprecated in the installed ROCm release (matrix)"},
       {"xid.codes", K::list, "host", "Xid codes in the kernel log since boot"},
       // gpu
       {"gpu.address", K::text, "gpu", "PCI address, or the report's GPU label"},
@@ -62,6 +64,8 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"gpu.architecture", K::text, "gpu", "architecture name: \"Hopper\""},
       {"gpu.compute_capability", K::version, "gpu", "compute capability: \"9.0\""},
       {"gpu.gfx_target", K::text, "gpu", "AMD gfx target: \"gfx942\""},
+      {"gpu.rocm_release_supports_gfx", K::boolean, "gpu", "the installed ROCm release lists the GPU's gfx target as supported or deprecated (matrix); unknown when the release or target is"},
+      {"gpu.rocm_release_deprecates_gfx", K::boolean, "gpu", "the installed ROCm release lists the GPU's gfx target as deprecated (matrix); unknown when the release or target is"},
       {"gpu.precisions", K::list, "gpu", "precisions the architecture has in hardware (matrix)"},
       {"gpu.data_center", K::boolean, "gpu", "a data-center part: forward compatibility applies (matrix)"},
       {"gpu.memory_gib", K::number, "gpu", "memory in GiB"},

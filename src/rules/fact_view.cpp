@@ -293,6 +293,31 @@ FactMap gpu_facts(const GpuView& g, const Matrix& m) {
   return out;
 }
 
+// What the matrix says of the installed ROCm release: its supported gfx
+// targets on the host, and on each GPU whether its target is among them.
+// No installed version, a release the matrix does not list, or a GPU without
+// a gfx target leaves the facts out: unknown, so no rule fires on a guess.
+void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gpus) {
+  const auto installed = host.find("rocm.version");
+  if (installed == host.end()) return;
+  const RocmRelease* r = find_rocm_release(m, installed->second.text);
+  if (!r) return;
+  const std::string src = "matrix: ROCm " + r->version + " (" + r->sources.front() + ")";
+  host["rocm.release_gfx_targets"] = F::of_list(r->gfx_targets, src);
+  host["rocm.release_deprecated_gfx_targets"] = F::of_list(r->deprecated_gfx_targets, src);
+  for (auto& g : gpus) {
+    const auto gfx = g.find("gpu.gfx_target");
+    if (gfx == g.end()) continue;
+    // A target id may carry features ("gfx90a:sramecc+:xnack-"); the lists name processors.
+    const std::string target = gfx->second.text.substr(0, gfx->second.text.find(':'));
+    const auto in = [&](const std::vector<std::string>& list) { return std::find(list.begin(), list.end(), target) != list.end(); };
+    const bool deprecated = in(r->deprecated_gfx_targets);
+    const std::string why = src + "; " + target + " from " + gfx->second.source;
+    g["gpu.rocm_release_supports_gfx"] = F::of_bool(deprecated || in(r->gfx_targets), why);
+    g["gpu.rocm_release_deprecates_gfx"] = F::of_bool(deprecated, why);
+  }
+}
+
 std::string dir_of(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos || slash == 0 ? path : path.substr(0, slash);
@@ -464,6 +489,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m) {
     std::string model = gm.count("gpu.model") ? gm.at("gpu.model").text : gm.count("gpu.name") ? gm.at("gpu.name").text : "";
     if (!model.empty() && std::find(models.begin(), models.end(), model) == models.end()) models.push_back(model);
   }
+  rocm_release_facts(m, host, gpu_maps);
   const std::string gpu_src = "PCI, nvidia-smi, CUDA driver API and KFD, merged by PCI address";
   // A report that lists no GPU leaves the count unknown; a probed host knows it.
   const bool probed = !f.from_report;

@@ -54,6 +54,13 @@ TEST_CASE("matrix: the synthetic baseline that every broken file differs from pa
   REQUIRE(m->ngc.size() == 1);
   CHECK(m->ngc[0].min_driver == "545");
   CHECK(m->ngc[0].forward_compat_branches.empty());
+  REQUIRE(m->rocm_releases.size() == 2);
+  CHECK(m->rocm_releases[0].version == "6.0");
+  CHECK(m->rocm_releases[0].gfx_targets == std::vector<std::string>{"gfx942", "gfx90a"});
+  CHECK(m->rocm_releases[0].deprecated_gfx_targets == std::vector<std::string>{"gfx906"});
+  CHECK(m->rocm_releases[0].note == std::optional<std::string>("synthetic"));
+  CHECK(m->rocm_releases[1].deprecated_gfx_targets.empty());
+  CHECK_FALSE(m->rocm_releases[1].note.has_value());
 }
 
 TEST_CASE("matrix: each broken file is rejected with its one defect's place and reason", "[matrix]") {
@@ -82,6 +89,12 @@ TEST_CASE("matrix: each broken file is rejected with its one defect's place and 
       {"upper-case-name-pattern.json", "/gpus/0/name_patterns/0", "lower-case substring"},
       {"bad-pci-id.json", "/gpus/0/pci_ids/0", "PCI vendor:device id"},
       {"ngc-tag-mismatch.json", "/ngc/0/tag", "begins with the release \"24.01-\", found \"24.02-py3\""},
+      {"duplicate-rocm-release.json", "/rocm_releases/2/version",
+       "duplicate ROCm release \"6.0\": also at matrix-broken/duplicate-rocm-release.json: /rocm_releases/0"},
+      {"rocm-gfx-in-both-lists.json", "/rocm_releases/0/deprecated_gfx_targets", "\"gfx90a\" is also in gfx_targets"},
+      {"bad-gfx-target.json", "/rocm_releases/1/gfx_targets/1", "an AMD gfx target, like \"gfx942\""},
+      {"unknown-rocm-key.json", "/rocm_releases/1/deprecated_gfx_target",
+       "unknown key \"deprecated_gfx_target\" (did you mean \"deprecated_gfx_targets\"?)"},
       {"rules-not-array.json", "/rules", "expected an array, found {}"},
       {"no-version-document.json", "", "none of the 1 matrix documents carries \"version\" and \"date\""},
       {"version-without-date.json", "/date", "required field \"date\" is missing"},
