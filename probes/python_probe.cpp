@@ -4,6 +4,7 @@
 // interpreter is run once, with a deadline, only to ask for sys.path; with
 // --deep, probes/deep_probe.py imports the frameworks inside it.
 #include <algorithm>
+#include <future>
 #include <set>
 #include <unordered_map>
 
@@ -141,6 +142,8 @@ struct EnvWork {
   std::string prefix;  // sys.prefix, or the guessed one
   std::string identity;
   std::optional<InterpreterAnswer> answer;
+  Command question;                          // the sys.path question
+  std::future<Result<CommandResult>> asked;  // its answer, in flight
 };
 
 // venv: pyvenv.cfg beside the interpreter's bin/ (PEP 405); conda: conda-meta/.
@@ -191,11 +194,20 @@ std::vector<std::string> conventional_paths(const Host& h, const std::string& pr
   return out;
 }
 
-void ask_sys_path(ProbeContext& ctx, EnvWork& w) {
+// Starting an interpreter costs 20-200 ms; every environment's question is
+// put at once, so the probe waits for the slowest start, not for their sum.
+void ask_sys_paths(ProbeContext& ctx, std::vector<EnvWork>& envs) {
   const Host& h = ctx.host();
+  for (auto& w : envs) {
+    w.question = Command{w.env.interpreter, {"-c", kSysPathScript}, ctx.deadline().cap(ctx.options().command_timeout)};
+    w.asked = std::async(std::launch::async, [&h, &cmd = w.question] { return h.run(cmd); });
+  }
+}
+
+void read_sys_path_answer(ProbeContext& ctx, EnvWork& w) {
   auto& e = w.env;
-  Command cmd{e.interpreter, {"-c", kSysPathScript}, ctx.deadline().cap(ctx.options().command_timeout)};
-  auto run = h.run(cmd);
+  const Command& cmd = w.question;
+  auto run = w.asked.get();
   std::optional<Problem> why;
   if (!run) {
     why = run.problem();
@@ -619,6 +631,7 @@ void probe_python(ProbeContext& ctx) {
     envs.push_back(std::move(w));
   }
 
+  ask_sys_paths(ctx, envs);
   std::map<std::string, std::size_t> by_prefix;  // after asking: sys.prefix + executable
   for (auto& w : envs) {
     if (ctx.deadline().expired()) {
@@ -626,7 +639,7 @@ void probe_python(ProbeContext& ctx) {
       continue;
     }
     auto& e = w.env;
-    ask_sys_path(ctx, w);
+    read_sys_path_answer(ctx, w);
     const std::string bin = dir_of(e.interpreter);
     std::map<std::string, std::string> cfg;
     for (const std::string& p : {w.prefix + "/pyvenv.cfg", bin + "/pyvenv.cfg"})

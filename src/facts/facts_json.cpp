@@ -1,5 +1,7 @@
 #include "facts/facts_json.hpp"
 
+#include <utility>
+
 #include "facts/json_util.hpp"
 
 namespace gpucheck {
@@ -45,7 +47,7 @@ J to_json(const NvidiaDriverFacts& d) {
             {{"version", opt(m.version)}, {"flavor", opt(m.flavor)}, {"arch", opt(m.arch)},
              {"build", opt(m.build)}, {"gcc_version", opt(m.gcc_version)},
              {"sys_module_version", opt(m.sys_module_version)}, {"source", m.source}}},
-           {"gpus", gpus},
+           {"gpus", std::move(gpus)},
            {"libcuda", to_json(d.libcuda)},
            {"libnvidia_ml", to_json(d.libnvidia_ml)}};
 }
@@ -58,7 +60,7 @@ J to_json(const CudaDriverApiFacts& c) {
                     {"memory_bytes", opt(d.memory_bytes)}, {"pci_bus_id", opt(d.pci_bus_id)}});
   return J{{"library", opt(c.library)},     {"init_code", opt(c.init_code)},
            {"init_name", opt(c.init_name)}, {"init_message", opt(c.init_message)},
-           {"driver_version", opt(c.driver_version)}, {"devices", devs}};
+           {"driver_version", opt(c.driver_version)}, {"devices", std::move(devs)}};
 }
 
 J to_json(const EccCounts& e) { return J{{"corrected", opt(e.corrected)}, {"uncorrected", opt(e.uncorrected)}}; }
@@ -125,7 +127,7 @@ J to_json(const Facts& f) {
                   {{"id", opt(s.os.id)}, {"version_id", opt(s.os.version_id)},
                    {"version_codename", opt(s.os.version_codename)}, {"pretty_name", opt(s.os.pretty_name)},
                    {"source", s.os.source}}},
-                 {"container", {{"runtime", opt(s.container.runtime)}, {"evidence", s.container.evidence}, {"ngc", ngc}}}};
+                 {"container", {{"runtime", opt(s.container.runtime)}, {"evidence", s.container.evidence}, {"ngc", std::move(ngc)}}}};
   j["pci"] = J::array();
   for (auto& d : f.pci) j["pci"].push_back(to_json(d));
   j["nvidia_driver"] = to_json(f.nvidia_driver);
@@ -136,7 +138,7 @@ J to_json(const Facts& f) {
     j["nvidia_smi"] = {{"driver_version", opt(f.nvidia_smi->driver_version)},
                        {"cuda_version", opt(f.nvidia_smi->cuda_version)},
                        {"dtd", opt(f.nvidia_smi->dtd)},
-                       {"gpus", gpus},
+                       {"gpus", std::move(gpus)},
                        {"source", f.nvidia_smi->source}};
   } else {
     j["nvidia_smi"] = nullptr;
@@ -149,7 +151,7 @@ J to_json(const Facts& f) {
   for (auto& x : f.kernel_log.xid_events)
     xids.push_back({{"seconds_since_boot", opt(x.seconds_since_boot)}, {"pci_bus_id", opt(x.pci_bus_id)},
                     {"xid", x.xid}, {"message", x.message}});
-  j["kernel_log"] = {{"read", f.kernel_log.read}, {"xid_events", xids}, {"source", f.kernel_log.source}};
+  j["kernel_log"] = {{"read", f.kernel_log.read}, {"xid_events", std::move(xids)}, {"source", f.kernel_log.source}};
   j["software"] = to_json(f.software);
   j["kernels"] = f.kernels ? to_json(*f.kernels) : J(nullptr);
   j["notes"] = J::array();

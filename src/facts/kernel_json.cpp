@@ -1,5 +1,7 @@
 // JSON of the kernel checks (docs/kernels.md): every field is written,
 // unknown is null.
+#include <utility>
+
 #include "facts/json_util.hpp"
 #include "facts/kernel_facts.hpp"
 
@@ -58,7 +60,7 @@ J to_json(const SustainedRun& s) {
                         {"temperature_c", opt(x.temperature_c)},
                         {"power_w", opt(x.power_w)},
                         {"throttle_reasons", opt(x.throttle_reasons)}});
-  return J{{"precision", s.precision}, {"duration_s", s.duration_s}, {"samples", samples}, {"telemetry", opt(s.telemetry)}};
+  return J{{"precision", s.precision}, {"duration_s", s.duration_s}, {"samples", std::move(samples)}, {"telemetry", opt(s.telemetry)}};
 }
 
 J to_json(const GpuKernelFacts& g) {
@@ -78,8 +80,8 @@ J to_json(const GpuKernelFacts& g) {
            {"status", g.status},
            {"reason", opt(g.reason)},
            {"child_restarts", g.child_restarts},
-           {"checks", checks},
-           {"bandwidth", bw},
+           {"checks", std::move(checks)},
+           {"bandwidth", std::move(bw)},
            {"sustained", g.sustained ? to_json(*g.sustained) : J(nullptr)}};
 }
 
@@ -93,7 +95,7 @@ J to_json(const KernelFacts& k) {
            {"cuda_visible_devices", opt(k.cuda_visible_devices)},
            {"error", opt(k.error)},
            {"matrix_version", opt(k.matrix_version)},
-           {"gpus", gpus}};
+           {"gpus", std::move(gpus)}};
 }
 
 }  // namespace gpucheck

@@ -1,6 +1,8 @@
 // JSON of a Python environment: interpreter, sys.path, distributions with
 // their judged requirements, frameworks' build facts, the loader's view and
 // the deep probe's answer. Unknown is null, never a default.
+#include <utility>
+
 #include "facts/json_util.hpp"
 
 namespace gpucheck {
@@ -19,7 +21,7 @@ J requirement_json(const Requirement& r) {
 J distribution_json(const Distribution& d) {
   J reqs = J::array();
   for (auto& r : d.requires_dist) reqs.push_back(requirement_json(r));
-  return J{{"name", d.name}, {"version", d.version}, {"installer", d.installer}, {"source", d.source}, {"requires_dist", reqs}};
+  return J{{"name", d.name}, {"version", d.version}, {"installer", d.installer}, {"source", d.source}, {"requires_dist", std::move(reqs)}};
 }
 
 J framework_json(const FrameworkBuild& f) {
@@ -65,7 +67,7 @@ J to_json(const PythonEnv& e) {
   if (e.deep) {
     J fws = J::array();
     for (auto& f : e.deep->frameworks) fws.push_back(deep_framework_json(f));
-    deep = J{{"error", opt(e.deep->error)}, {"frameworks", fws}};
+    deep = J{{"error", opt(e.deep->error)}, {"frameworks", std::move(fws)}};
   }
   return J{{"interpreter", e.interpreter},
            {"kind", e.kind},
@@ -73,10 +75,10 @@ J to_json(const PythonEnv& e) {
            {"version", opt(e.version)},
            {"sys_path", e.sys_path},
            {"sys_path_source", e.sys_path_source},
-           {"frameworks", frameworks},
-           {"loader", loader},
-           {"deep", deep},
-           {"distributions", dists}};
+           {"frameworks", std::move(frameworks)},
+           {"loader", std::move(loader)},
+           {"deep", std::move(deep)},
+           {"distributions", std::move(dists)}};
 }
 
 }  // namespace gpucheck

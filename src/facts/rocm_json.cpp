@@ -1,5 +1,7 @@
 // JSON of the ROCm stack (docs/facts-schema.md, "ROCm"): every field is
 // written, unknown is null.
+#include <utility>
+
 #include "facts/json_util.hpp"
 
 namespace gpucheck {
@@ -34,12 +36,12 @@ J to_json(const RocmFacts& r) {
   for (auto& i : r.installs) installs.push_back(to_json(i));
   for (auto& n : r.gpu_nodes) nodes.push_back(to_json(n));
   for (auto& [k, v] : r.env) env[k] = v;
-  return J{{"installs", installs},
+  return J{{"installs", std::move(installs)},
            {"amdgpu_module_version", opt(r.amdgpu_module_version)},
-           {"gpu_nodes", nodes},
+           {"gpu_nodes", std::move(nodes)},
            {"smi", r.smi ? to_json(*r.smi) : J(nullptr)},
            {"hip_version", opt(r.hip_version)},
-           {"env", env}};
+           {"env", std::move(env)}};
 }
 
 }  // namespace gpucheck

@@ -1,4 +1,6 @@
 // JSON of the software stack: toolkits, libraries, Python environments, ROCm, containers.
+#include <utility>
+
 #include "facts/json_util.hpp"
 
 namespace gpucheck {
@@ -15,9 +17,9 @@ J to_json(const SoftwareFacts& s) {
                     {"library", opt(l.library)}, {"found_in", l.found_in}});
   J python = J::array();
   for (auto& e : s.python) python.push_back(to_json(e));
-  return J{{"cuda_toolkits", toolkits},
-           {"libraries", libs},
-           {"python", python},
+  return J{{"cuda_toolkits", std::move(toolkits)},
+           {"libraries", std::move(libs)},
+           {"python", std::move(python)},
            {"rocm", to_json(s.rocm)},
            {"gpu_env", s.gpu_env},
            {"container_toolkit",

@@ -68,6 +68,7 @@ class Host {
   virtual bool exists(const std::string& path) const = 0;
   virtual std::optional<std::string> env(const std::string& name) const = 0;
   virtual Result<Uname> uname() const = 0;
+  // May be called from several threads at once (the other methods need not be).
   virtual Result<CommandResult> run(const Command& cmd) const = 0;
   // Runs `fn` where a crash or hang cannot reach us (a forked child on a live
   // host) and returns what it printed. `key` names the answer in a snapshot.

@@ -19,7 +19,8 @@ std::optional<std::string> expand_search_entry(std::string_view entry, const std
     auto token = [&](std::string_view name) -> std::size_t {  // length matched, 0 if none
       const std::string braced = "${" + std::string(name) + "}";
       if (entry.substr(i, braced.size()) == braced) return braced.size();
-      const std::string bare = "$" + std::string(name);
+      std::string bare = "$";
+      bare += name;
       if (entry.substr(i, bare.size()) == bare) {
         const std::size_t end = i + bare.size();
         // "$ORIGINAL" is not $ORIGIN: the name ends at a non-identifier character.

@@ -121,6 +121,7 @@ Result<Uname> RecordingHost::uname() const {
 
 Result<CommandResult> RecordingHost::run(const Command& cmd) const {
   auto r = inner_.run(cmd);
+  std::lock_guard lock(run_mutex_);
   m_.commands.insert_or_assign(cmd.key(), r);
   return r;
 }

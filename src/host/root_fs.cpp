@@ -56,9 +56,38 @@ RootFs::RootFs(std::string root) : root_(std::move(root)) {
 
 Result<std::string> RootFs::walk(const std::string& path, bool follow_last) const {
   if (root_.empty()) return normalize_path(path);  // the kernel resolves links itself
-  std::vector<std::string> todo = components(path);
+  auto parts = components(path);
+  if (parts.empty()) return std::string("/");
+  std::string dir;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) dir += "/" + parts[i];
+  auto base = walk_dir(dir);
+  if (!base) return base;
+  return step(components(*base), {std::move(parts.back())}, follow_last, path);
+}
+
+// Walking a directory's path and then the last component ends where walking
+// the whole path does: the walk's state after a prefix is that prefix resolved.
+Result<std::string> RootFs::walk_dir(const std::string& dir) const {
+  if (dir.empty()) return std::string("/");
+  {
+    std::lock_guard lock(dirs_->mutex);
+    if (auto hit = dirs_->resolved.find(dir); hit != dirs_->resolved.end()) return hit->second;
+  }
+  const auto cut = dir.rfind('/');
+  auto base = walk_dir(dir.substr(0, cut));
+  if (!base) return base;
+  auto inside = step(components(*base), {dir.substr(cut + 1)}, true, dir);
+  if (!inside) return inside;
+  std::lock_guard lock(dirs_->mutex);
+  dirs_->resolved.emplace(dir, *inside);
+  return inside;
+}
+
+// Follows `todo` (in order) from the resolved directory `done`, one link at a
+// time, absolute targets re-anchored at the root.
+Result<std::string> RootFs::step(std::vector<std::string> done, std::vector<std::string> todo, bool follow_last,
+                                 const std::string& path) const {
   std::reverse(todo.begin(), todo.end());
-  std::vector<std::string> done;
   int links = 0;
   while (!todo.empty()) {
     std::string c = std::move(todo.back());
@@ -125,10 +154,16 @@ Result<std::string> RootFs::read_file(const std::string& path, std::size_t max_b
   std::unique_ptr<int, void (*)(int*)> guard(new int(fd), [](int* p) { ::close(*p); delete p; });
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) return Problem{Reason::malformed, path, "is a directory"};
+  // A regular file is read straight into the answer in one go; /proc files
+  // (size 0) and devices in chunks, each with room for a whole /dev/kmsg record.
+  const bool sized = S_ISREG(st.st_mode) && st.st_size > 0;
+  const std::size_t chunk = sized ? std::min(static_cast<std::size_t>(st.st_size), max_bytes) + 1 : 64 * 1024;
   std::string out;
-  std::vector<char> buf(64 * 1024);  // /dev/kmsg needs room for a whole record per read
   while (out.size() < max_bytes) {
-    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    const std::size_t had = out.size();
+    out.resize(had + chunk);
+    const ssize_t n = ::read(fd, out.data() + had, chunk);
+    out.resize(had + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -136,7 +171,6 @@ Result<std::string> RootFs::read_file(const std::string& path, std::size_t max_b
       if (errno == EPIPE) continue;  // kmsg: the record was overwritten; take the next
       return problem_from_errno(errno, path);
     }
-    out.append(buf.data(), static_cast<std::size_t>(n));
   }
   if (out.size() > max_bytes) out.resize(max_bytes);
   return out;

@@ -3,7 +3,10 @@
 // snapshot or a mounted image reads exactly like the machine it came from.
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "host/host.hpp"
@@ -30,7 +33,19 @@ class RootFs {
 
  private:
   Result<std::string> walk(const std::string& path, bool follow_last) const;
+  Result<std::string> walk_dir(const std::string& dir) const;
+  Result<std::string> step(std::vector<std::string> done, std::vector<std::string> todo, bool follow_last,
+                           const std::string& path) const;
+
+  // A probe reads thousands of files from a few directories (every
+  // dist-info of a site-packages); each directory is walked once. The tree
+  // under a root does not change while gpucheck reads it.
+  struct DirCache {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::string> resolved;  // lexical dir -> dir inside the root
+  };
   std::string root_;  // no trailing slash; empty for "/"
+  std::shared_ptr<DirCache> dirs_ = std::make_shared<DirCache>();
 };
 
 // Maps errno to a Reason, naming `where` and the system's message.

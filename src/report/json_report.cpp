@@ -1,3 +1,5 @@
+#include <utility>
+
 #include "facts/facts_json.hpp"
 #include "report/reports.hpp"
 
@@ -9,7 +11,7 @@ std::string render_facts_json(const Facts& f, const ReportOptions& o) {
   out["schema"] = j["schema"];
   out["gpucheck_version"] = o.version;
   for (auto& [k, v] : j.items())
-    if (k != "schema") out[k] = v;
+    if (k != "schema") out[k] = std::move(v);
   return out.dump(2) + "\n";
 }
 
