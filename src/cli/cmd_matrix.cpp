@@ -1,5 +1,6 @@
 // `gpucheck matrix validate|show|docs`: the compatibility matrix itself.
 #include <iostream>
+#include <string>
 
 #include "cli/app.hpp"
 #include "report/rules_doc.hpp"
@@ -7,6 +8,14 @@
 namespace gpucheck {
 
 namespace {
+
+std::string contents(const Knowledge& k) {
+  const auto& m = k.matrix;
+  return std::to_string(m.gpus.size()) + " GPU models, " + std::to_string(m.arch_precisions.size()) + " architectures, " +
+         std::to_string(m.cuda_releases.size()) + " CUDA releases, " + std::to_string(m.rocm_releases.size()) +
+         " ROCm releases, " + std::to_string(m.frameworks.size()) + " framework builds, " + std::to_string(m.ngc.size()) +
+         " NGC releases, " + std::to_string(k.rules.size()) + " rules";
+}
 
 int validate(const std::vector<std::string>& paths) {
   int rc = kExitOk;
@@ -19,9 +28,7 @@ int validate(const std::vector<std::string>& paths) {
     auto checked = check_knowledge(*docs);
     if (checked.problems.empty()) {
       const auto& k = *checked.knowledge;
-      std::cout << path << ": valid matrix " << k.matrix.version << " (" << k.matrix.date << "): " << k.matrix.gpus.size()
-                << " GPU models, " << k.matrix.cuda_releases.size() << " CUDA releases, " << k.matrix.frameworks.size()
-                << " framework builds, " << k.matrix.ngc.size() << " NGC releases, " << k.rules.size() << " rules\n";
+      std::cout << path << ": valid matrix " << k.matrix.version << " (" << k.matrix.date << "): " << contents(k) << "\n";
       continue;
     }
     rc = kExitFindings;
@@ -53,9 +60,7 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       const auto& m = k->matrix;
       std::cout << "matrix   " << m.version << " (" << m.date << ")\n"
                 << "origin   " << m.origin << "\n"
-                << "contents " << m.gpus.size() << " GPU models, " << m.arch_precisions.size() << " architectures, "
-                << m.cuda_releases.size() << " CUDA releases, " << m.frameworks.size() << " framework builds, "
-                << m.ngc.size() << " NGC releases, " << k->rules.size() << " rules\n";
+                << "contents " << contents(*k) << "\n";
       return kExitOk;
     };
   });

@@ -61,7 +61,9 @@ TEST_CASE("the collect_env corpus: every file imports with the values it states"
     CHECK((r->format == ReportFormat::torch_collect_env || r->format == ReportFormat::vllm_collect_env));
     const Facts& f = r->facts;
 
-    const auto version = first(text, R"(PyTorch version:? ([^\s]+))");
+    // At a line's start (or right after the banner, as one report has it): a
+    // warning above the report may say "a PyTorch version that…".
+    const auto version = first(text, R"((?:^|\n|information\.\.\.)[ \t]*PyTorch version:? ([^\s]+))");
     REQUIRE(version);
     const FrameworkBuild* torch = torch_of(f);
     if (unknown(*version)) {
