@@ -78,9 +78,13 @@ FrameworkBuild torch_build(const CollectEnvReport& r, const std::string& label, 
     if (!f.cuda) f.cuda = cuda_from_local_tag(*f.local_tag);
     if (!f.hip) f.hip = hip_from_local_tag(*f.local_tag);
   }
-  // collect_env prints torch.version.cuda, "None" in a build without CUDA;
-  // a ROCm build prints "N/A" there and its HIP version on the ROCm line.
-  const bool says_no_cuda = r.cuda_build && r.cuda_build->text == "None";
+  // collect_env prints torch.version.cuda there. A build without CUDA has
+  // None, which pretty_str turns into "Could not collect" (replace_nones), or
+  // "None" when the host shows no CUDA at all; a ROCm build prints "N/A" and
+  // its HIP version on the ROCm line (torch/utils/collect_env.py).
+  const bool says_no_cuda =
+      r.cuda_build && (r.cuda_build->text == "None" ||
+                       (r.cuda_build->text == "Could not collect" && (!r.rocm_build || r.rocm_build->text == "N/A")));
   f.cpu_only = !f.cuda && !f.hip && (says_no_cuda || f.local_tag == "cpu");
   return f;
 }

@@ -105,6 +105,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"framework.min_compute_capability", K::version, "framework", "oldest compute capability the library supports (matrix)"},
       {"framework.max_compute_capability", K::version, "framework", "newest compute capability the library supports (matrix)"},
       {"framework.cuda_min_driver", K::version, "framework", "toolkit driver of the CUDA it was built for (matrix)"},
+      {"framework.driver_cuda_floor", K::version, "framework", "oldest driver CUDA that runs the build: \"12.0\" for a cu121 build (minor-version compatibility), the build's own CUDA before CUDA 11 (matrix)"},
       {"framework.cuda_compat_min_driver", K::version, "framework", "oldest driver of that CUDA major's minor-version compatibility (matrix)"},
       {"framework.cuda_min_compute_capability", K::version, "framework", "oldest compute capability the CUDA major it was built for supports (matrix)"},
       {"framework.cuda_available", K::boolean, "framework", "the framework says CUDA is available (--deep)"},

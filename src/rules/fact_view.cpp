@@ -103,15 +103,21 @@ void host_driver_facts(const Facts& f, const Matrix& m, FactMap& out) {
   else if (f.nvidia_smi && f.nvidia_smi->driver_version)
     out["driver.version"] = F::of_version(*f.nvidia_smi->driver_version, f.nvidia_smi->source);
   else if (lib.version) out["driver.version"] = out["driver.userspace"];
+  // A report may state the driver's CUDA without its version (torch's "driver
+  // on your system is too old (found version 11040)").
+  if (f.cuda && f.cuda->driver_version)
+    out["driver.cuda"] = F::of_version(*f.cuda->driver_version,
+                                       f.cuda->library ? "cuDriverGetVersion (" + *f.cuda->library + ")"
+                                       : f.from_report ? "the report (the driver's CUDA version as the framework read it)"
+                                                       : "cuDriverGetVersion (libcuda)");
+  else if (f.nvidia_smi && f.nvidia_smi->cuda_version)
+    out["driver.cuda"] = F::of_version(*f.nvidia_smi->cuda_version, f.nvidia_smi->source);
   if (auto it = out.find("driver.version"); it != out.end()) {
     if (auto v = Version::parse(it->second.text)) {
       out["driver.branch"] = F::of_number(static_cast<double>(v->major()), it->second.source);
-      if (f.cuda && f.cuda->driver_version)
-        out["driver.cuda"] = F::of_version(*f.cuda->driver_version, "cuDriverGetVersion (" + f.cuda->library.value_or("libcuda") + ")");
-      else if (f.nvidia_smi && f.nvidia_smi->cuda_version)
-        out["driver.cuda"] = F::of_version(*f.nvidia_smi->cuda_version, f.nvidia_smi->source);
-      else if (auto c = cuda_of_driver(m, *v))
-        out["driver.cuda"] = F::of_version(*c, "matrix: the newest CUDA release whose toolkit driver is at most " + v->text());
+      if (!out.count("driver.cuda"))
+        if (auto c = cuda_of_driver(m, *v))
+          out["driver.cuda"] = F::of_version(*c, "matrix: the newest CUDA release whose toolkit driver is at most " + v->text());
     }
   }
   if (lib.path) {
@@ -398,6 +404,10 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
       if (auto* fam = find_cuda_family(m, static_cast<int>(v->major()))) {
         const std::string src = "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")";
         if (fam->minor_compat_min_driver) out["framework.cuda_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver, src);
+        // With minor-version compatibility any driver of the family runs the
+        // build; without it, only one whose CUDA is at least the build's.
+        out["framework.driver_cuda_floor"] =
+            fam->minor_compat_min_driver ? F::of_version(std::to_string(fam->major) + ".0", src) : F::of_version(*fw.cuda, fw.source);
         if (fam->min_compute_capability) out["framework.cuda_min_compute_capability"] = F::of_version(*fam->min_compute_capability, src);
       }
     }

@@ -74,7 +74,9 @@ TEST_CASE("the collect_env corpus: every file imports with the values it states"
       CHECK(torch->source == "collect_env: line " + std::to_string(line_of(text, *version)));
       const auto cuda = first(text, R"(CUDA used to build PyTorch: ([^\n]*))");
       if (cuda && !unknown(*cuda)) CHECK(torch->cuda == *cuda);
-      if (cuda && *cuda == "None") CHECK(torch->cpu_only);
+      const auto rocm_line = first(text, R"(ROCM used to build PyTorch: ([^\n]*))");
+      if (cuda && (*cuda == "None" || (*cuda == "Could not collect" && (!rocm_line || *rocm_line == "N/A"))))
+        CHECK(torch->cpu_only);
       const auto rocm = first(text, R"(ROCM used to build PyTorch: ([^\n]*))");
       if (rocm && !unknown(*rocm)) CHECK(torch->hip == *rocm);
       if ((cuda && !unknown(*cuda)) || (rocm && !unknown(*rocm))) CHECK_FALSE(torch->cpu_only);
@@ -179,11 +181,19 @@ TEST_CASE("collect_env: the PyTorch build", "[importers][collect_env]") {
     CHECK(t->cuda == "10.0");  // stated on its own line, kept as written
     CHECK(t->cudnn == "7.6.3");
   }
-  SECTION("\"Could not collect\" is unknown") {
+  SECTION("\"Could not collect\" as the build's CUDA: torch.version.cuda was None, a build without CUDA") {
     const auto f = import_snippet(gpucheck::test::data("reports/collect_env/pt44303-rtx2080ti-torch1.3.1-indented.txt"));
     auto t = torch_of(f);
     REQUIRE(t);
     CHECK_FALSE(t->cuda);
+    CHECK(t->cpu_only);
+  }
+  SECTION("\"Could not collect\" beside a ROCm build's HIP version is not CPU-only") {
+    const auto f = import_snippet(
+        "PyTorch version: 2.3.0\nCUDA used to build PyTorch: Could not collect\nROCM used to build PyTorch: 6.0.32830\n");  // synthetic
+    auto t = torch_of(f);
+    REQUIRE(t);
+    CHECK(t->hip == "6.0.32830");
     CHECK_FALSE(t->cpu_only);
   }
 }

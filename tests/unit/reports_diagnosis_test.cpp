@@ -31,5 +31,5 @@ TEST_CASE("check --from finds the diagnosis of each real collect_env report's th
       ++diagnosed;
     }
   }
-  CHECK(diagnosed >= 4);
+  CHECK(diagnosed >= 6);
 }
