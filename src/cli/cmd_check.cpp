@@ -1,9 +1,11 @@
 // `gpucheck check` (and a bare `gpucheck`): probe, judge against the
 // matrix, report. The exit code is the verdict (docs/exit-codes.md).
+#include <cstdlib>
 #include <iostream>
 #include <regex>
 
 #include "cli/app.hpp"
+#include "kernels/run.hpp"
 #include "report/check_report.hpp"
 #include "rules/verdict.hpp"
 #include "util/strings.hpp"
@@ -13,7 +15,7 @@ namespace gpucheck {
 namespace {
 
 struct CheckFlags {
-  bool json = false, strict = false, deep = false;
+  bool json = false, strict = false, deep = false, kernels = false;
   std::vector<std::string> pythons;
   std::vector<std::string> require;
   std::string min_compute, min_memory;
@@ -61,9 +63,17 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       ->type_name("SIZE");
   cmd->add_option("--gpus", f->gpus, "Least number of GPUs the node must have")->check(CLI::PositiveNumber)->type_name("N");
   cmd->add_flag("--deep", f->deep, "Also import the frameworks found (see `gpucheck probe --deep`), so TF32 settings and arch lists are read at run time");
+  cmd->add_flag("--kernels", f->kernels,
+                "Also run the kernel checks (see `gpucheck kernels`) on the live machine; a precision the GPU should have "
+                "that fails them is an error");
   cmd->add_option("--python", f->pythons, "Also look at this interpreter (or environment prefix); repeatable")->allow_extra_args(false);
   cmd->callback([&g, &action, f] {
     action = [&g, f] {
+      if (f->kernels && (g.root != "/" || !g.from.empty())) {
+        std::cerr << "gpucheck: check --kernels runs the kernel checks on the live machine only, not on "
+                  << (g.from.empty() ? "--root " + g.root : "a --from report") << "\n";
+        return kExitUsage;
+      }
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
       ProbeOptions opts = g.probe_options();
@@ -71,6 +81,11 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       opts.pythons = f->pythons;
       auto facts = acquire_facts(g, opts);
       if (!facts) return kExitUsage;
+      if (f->kernels) {
+        auto kreq = kernels::request_for(*facts, &knowledge->matrix);
+        if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) kreq.cuda_visible_devices = v;
+        facts->kernels = kernels::run_kernel_checks(kreq);
+      }
       LaunchRequirements req;
       req.precisions = f->require;
       if (!f->min_compute.empty()) req.min_compute = f->min_compute;

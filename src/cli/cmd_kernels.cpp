@@ -97,20 +97,11 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       if (!knowledge) return kExitUsage;
       auto facts = acquire_facts(g, g.probe_options());
       if (!facts) return kExitUsage;
-      kernels::KernelRequest req;
-      if (facts->nvidia_driver.libcuda.path) req.libcuda = {*facts->nvidia_driver.libcuda.path, "libcuda.so.1"};
-      for (auto& d : facts->pci) {
-        if (d.kind != "gpu") continue;
-        if (d.vendor == "amd") req.amd_gpus.emplace_back(d.address, d.name.value_or("AMD GPU"));
-        if (d.vendor != "nvidia") continue;
-        req.pcie[d.address] = kernels::PcieLinkInfo{d.link.current_gen, d.link.current_width, d.link.max_gen, d.link.max_width};
-        req.pci_ids[d.address] = d.vendor_id + ":" + d.device_id;
-      }
+      kernels::KernelRequest req = kernels::request_for(*facts, &knowledge->matrix);
       if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) req.cuda_visible_devices = v;
       req.precisions = *precisions;
       req.step_timeout = Millis(static_cast<long>(*step_timeout * 1000));
       req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
-      req.matrix = &knowledge->matrix;
       const KernelFacts result = kernels::run_kernel_checks(req);
       if (*json) {
         nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};

@@ -404,4 +404,18 @@ int kernels_exit_code(const KernelFacts& f) {
   return 0;
 }
 
+KernelRequest request_for(const Facts& facts, const Matrix* matrix) {
+  KernelRequest req;
+  req.matrix = matrix;
+  if (facts.nvidia_driver.libcuda.path) req.libcuda = {*facts.nvidia_driver.libcuda.path, "libcuda.so.1"};
+  for (auto& d : facts.pci) {
+    if (d.kind != "gpu") continue;
+    if (d.vendor == "amd") req.amd_gpus.emplace_back(d.address, d.name.value_or("AMD GPU"));
+    if (d.vendor != "nvidia") continue;
+    req.pcie[d.address] = PcieLinkInfo{d.link.current_gen, d.link.current_width, d.link.max_gen, d.link.max_width};
+    req.pci_ids[d.address] = d.vendor_id + ":" + d.device_id;
+  }
+  return req;
+}
+
 }  // namespace gpucheck::kernels

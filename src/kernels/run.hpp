@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "facts/facts.hpp"
 #include "facts/kernel_facts.hpp"
 #include "kernels/child.hpp"
 #include "kernels/session.hpp"
@@ -35,6 +36,11 @@ struct KernelRequest {
 };
 
 KernelFacts run_kernel_checks(const KernelRequest& req);
+
+// The request for this host's facts: the libcuda the probe found, the PCIe
+// links and PCI ids of the NVIDIA GPUs, the AMD GPUs (waived). Precisions,
+// timeouts and CUDA_VISIBLE_DEVICES are the caller's.
+KernelRequest request_for(const Facts& facts, const Matrix* matrix);
 
 // The precisions the checks know, in report order.
 const std::vector<std::string>& all_precisions();

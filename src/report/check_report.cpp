@@ -75,6 +75,19 @@ void summary(Writer& w, const Facts& f) {
   for (auto& i : f.software.rocm.installs)
     if (i.active) w.fact("ROCm", i.version.value_or("version unknown") + " (" + i.root + ")");
   if (auto& n = f.system.container.ngc) w.fact("NGC image", n->framework.value_or("?") + " " + n->version.value_or("?"));
+  if (f.kernels) {
+    int passed = 0, expected = 0;
+    for (auto& g : f.kernels->gpus)
+      for (auto& c : g.checks)
+        if (c.expected && c.status != "not_implemented" && c.status != "skipped") {
+          ++expected;
+          if (c.status == "passed") ++passed;
+        }
+    w.fact("Kernel checks", f.kernels->error ? "could not run: " + *f.kernels->error
+                                             : std::to_string(passed) + " of " + std::to_string(expected) +
+                                                   " checks run passed on " + std::to_string(f.kernels->gpus.size()) +
+                                                   " GPU(s) (details: gpucheck kernels)");
+  }
 }
 
 nlohmann::ordered_json finding_json(const Finding& f) {

@@ -66,6 +66,8 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"gpu.gfx_target", K::text, "gpu", "AMD gfx target: \"gfx942\""},
       {"gpu.rocm_release_supports_gfx", K::boolean, "gpu", "the installed ROCm release lists the GPU's gfx target as supported or deprecated (matrix); unknown when the release or target is"},
       {"gpu.rocm_release_deprecates_gfx", K::boolean, "gpu", "the installed ROCm release lists the GPU's gfx target as deprecated (matrix); unknown when the release or target is"},
+      {"gpu.kernel_checks_passed", K::list, "gpu", "precisions the architecture has whose kernel check passed (check --kernels)"},
+      {"gpu.kernel_checks_failed", K::list, "gpu", "precisions the architecture has whose kernel check did not pass, with the status: \"bf16 (failed)\" (check --kernels)"},
       {"gpu.precisions", K::list, "gpu", "precisions the architecture has in hardware (matrix)"},
       {"gpu.data_center", K::boolean, "gpu", "a data-center part: forward compatibility applies (matrix)"},
       {"gpu.memory_gib", K::number, "gpu", "memory in GiB"},

@@ -324,6 +324,31 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
   }
 }
 
+// The kernel checks' verdicts, on the GPU they ran on (by PCI address; MIG
+// instances of one GPU add up).
+void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
+  if (!f.kernels) return;
+  const std::string src = "gpucheck kernels (" + f.kernels->library.value_or("libcuda") + ")";
+  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> by_address;  // passed, failed
+  for (auto& kg : f.kernels->gpus) {
+    if (!kg.pci_bus_id || kg.status != "ran") continue;
+    auto& [passed, failed] = by_address[bus_key(*kg.pci_bus_id)];
+    for (auto& c : kg.checks) {
+      if (!c.expected) continue;
+      if (c.status == "passed") passed.push_back(c.precision);
+      else if (c.status != "not_implemented" && c.status != "skipped") failed.push_back(c.precision + " (" + c.status + ")");
+    }
+  }
+  for (auto& g : gpus) {
+    const auto a = g.find("gpu.address");
+    if (a == g.end()) continue;
+    const auto k = by_address.find(bus_key(a->second.text));
+    if (k == by_address.end()) continue;
+    g["gpu.kernel_checks_passed"] = F::of_list(k->second.first, src);
+    g["gpu.kernel_checks_failed"] = F::of_list(k->second.second, src);
+  }
+}
+
 std::string dir_of(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos || slash == 0 ? path : path.substr(0, slash);
@@ -500,6 +525,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m) {
     if (!model.empty() && std::find(models.begin(), models.end(), model) == models.end()) models.push_back(model);
   }
   rocm_release_facts(m, host, gpu_maps);
+  kernel_check_facts(f, gpu_maps);
   const std::string gpu_src = "PCI, nvidia-smi, CUDA driver API and KFD, merged by PCI address";
   // A report that lists no GPU leaves the count unknown; a probed host knows it.
   const bool probed = !f.from_report;

@@ -203,6 +203,30 @@ TEST_CASE("check: exit codes a launcher relies on", "[rules][cli]") {
   CHECK_THAT(both.err, Catch::Contains("--from and --root cannot be used together"));
 }
 
+TEST_CASE("check --kernels: the live machine only; results a report carries are judged", "[rules][cli][kernels]") {
+  const std::string synthetic = test::source_path("tests/data/kernels/synthetic-h100-bf16-wrong.json");
+  auto root = run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--kernels"});
+  CHECK(root.exit_code == 2);
+  CHECK_THAT(root.err, Catch::Contains("live machine only"));
+  CHECK(run_gpucheck({"--from", synthetic, "check", "--kernels"}).exit_code == 2);
+
+  auto judged = run_gpucheck({"--from", synthetic, "check", "--json"});
+  CHECK(judged.exit_code == 1);
+  const auto j = json::parse(judged.out);
+  CHECK(categories_of(j) == std::vector<std::string>{"precision-unsupported"});
+  CHECK(j["findings"][0]["message"].get<std::string>().find("0000:2a:00.0") != std::string::npos);
+  auto text = run_gpucheck({"--from", synthetic, "check"});
+  CHECK_THAT(text.out, Catch::Contains("Kernel checks") && Catch::Contains("3 of 4 checks run passed on 2 GPU(s)"));
+
+  // This host: without a libcuda the checks say why they could not run, and
+  // the rest of the verdict stands.
+  auto live = run_gpucheck({"check", "--kernels", "--json"});
+  REQUIRE(live.exit_code != 2);
+  const auto l = json::parse(live.out);
+  REQUIRE(l["facts"]["kernels"].is_object());
+  if (l["facts"]["nvidia_driver"]["libcuda"]["path"].is_null()) CHECK(l["facts"]["kernels"]["error"].is_string());
+}
+
 TEST_CASE("check --json: verdict, counts and stable categories", "[rules][cli]") {
   auto r = run_gpucheck({"--root", fixture("driver-mismatch"), "check", "--json"});
   REQUIRE(r.exit_code == 1);
