@@ -15,11 +15,19 @@ std::string first_line(const std::string& s) {
   return {};
 }
 
+Command xml_question(ProbeContext& ctx) {
+  return Command{"nvidia-smi", {"-q", "-x"}, ctx.deadline().cap(ctx.options().command_timeout)};
+}
+
 }  // namespace
 
+// nvidia-smi -q -x takes hundreds of milliseconds or more (longer on a
+// many-GPU node): it runs while the other probes read files.
+void start_nvidia_smi(ProbeContext& ctx) { ctx.start(xml_question(ctx)); }
+
 void probe_nvidia_smi(ProbeContext& ctx) {
-  Command xml{"nvidia-smi", {"-q", "-x"}, ctx.deadline().cap(ctx.options().command_timeout)};
-  auto run = ctx.host().run(xml);
+  const Command xml = xml_question(ctx);
+  auto run = ctx.run(xml);
   bool is_xml = true;
   if (!run && run.problem().reason == Reason::not_recorded) {
     Command text{"nvidia-smi", {"-q"}, xml.timeout};

@@ -2,6 +2,8 @@
 // gathered so far (data flows in registry order), and a place for notes.
 #pragma once
 
+#include <future>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,12 +41,19 @@ class ProbeContext {
   // Reads a small text file; on failure records a note and returns nullopt.
   std::optional<std::string> read_text(const std::string& subject, const std::string& item, const std::string& path);
 
+  // Programs take tens to hundreds of milliseconds to start and answer, the
+  // rest of a probe run about as long: start() puts a command at once, on its
+  // own thread, and run() of the same command (by key) later takes the answer.
+  void start(const Command& cmd);
+  Result<CommandResult> run(const Command& cmd);
+
  private:
   const Host& host_;
   ProbeOptions opts_;
   Deadline deadline_;
   std::unique_ptr<LibraryLocator> locator_;
   Facts facts_;
+  std::map<std::string, std::future<Result<CommandResult>>> started_;  // by Command::key()
 };
 
 using ProbeFn = void (*)(ProbeContext&);
@@ -53,6 +62,7 @@ struct ProbeInfo {
   const char* name;
   const char* reads;  // for docs and --help: the files, commands and libraries it reads
   ProbeFn run;
+  ProbeFn start = nullptr;  // before any probe runs: start() the commands it will run
 };
 
 // Each probe owns one subject (probes/<name>_probe.cpp).
@@ -62,10 +72,12 @@ void probe_nvidia_kernel(ProbeContext&);
 void probe_nvidia_userspace(ProbeContext&);
 void probe_cuda_driver_api(ProbeContext&);
 void probe_nvidia_smi(ProbeContext&);
+void start_nvidia_smi(ProbeContext&);
 void probe_services(ProbeContext&);
 void probe_kernel_log(ProbeContext&);
 void probe_cuda_toolkits(ProbeContext&);
 void probe_python(ProbeContext&);
+void start_python(ProbeContext&);
 void probe_gpu_libraries(ProbeContext&);
 void probe_loader(ProbeContext&);
 void probe_rocm(ProbeContext&);

@@ -4,7 +4,6 @@
 // interpreter is run once, with a deadline, only to ask for sys.path; with
 // --deep, probes/deep_probe.py imports the frameworks inside it.
 #include <algorithm>
-#include <future>
 #include <set>
 #include <unordered_map>
 
@@ -102,7 +101,8 @@ std::optional<std::string> resolve_pyenv_shim(const Host& h, const std::string& 
   return target;
 }
 
-std::vector<Candidate> candidates(ProbeContext& ctx) {
+// `quiet`: only the interpreters, no notes (start_python looks ahead).
+std::vector<Candidate> candidates(ProbeContext& ctx, bool quiet = false) {
   const Host& h = ctx.host();
   std::vector<Candidate> out;
   // Every python3 on PATH: the first is what `python3` runs; the later ones
@@ -124,7 +124,7 @@ std::vector<Candidate> candidates(ProbeContext& ctx) {
     auto v = h.env(var);
     if (!v || v->empty()) continue;
     if (auto p = interpreter_in(h, *v + "/bin")) out.push_back({*p, var});
-    else ctx.note(kSubject, std::string("$") + var + " interpreter", Problem{Reason::absent, *v + "/bin/python3", "no python3 or python in $" + std::string(var) + "/bin"});
+    else if (!quiet) ctx.note(kSubject, std::string("$") + var + " interpreter", Problem{Reason::absent, *v + "/bin/python3", "no python3 or python in $" + std::string(var) + "/bin"});
   }
   for (auto& p : ctx.options().pythons) {
     std::string path = p;
@@ -142,8 +142,6 @@ struct EnvWork {
   std::string prefix;  // sys.prefix, or the guessed one
   std::string identity;
   std::optional<InterpreterAnswer> answer;
-  Command question;                          // the sys.path question
-  std::future<Result<CommandResult>> asked;  // its answer, in flight
 };
 
 // venv: pyvenv.cfg beside the interpreter's bin/ (PEP 405); conda: conda-meta/.
@@ -194,20 +192,14 @@ std::vector<std::string> conventional_paths(const Host& h, const std::string& pr
   return out;
 }
 
-// Starting an interpreter costs 20-200 ms; every environment's question is
-// put at once, so the probe waits for the slowest start, not for their sum.
-void ask_sys_paths(ProbeContext& ctx, std::vector<EnvWork>& envs) {
-  const Host& h = ctx.host();
-  for (auto& w : envs) {
-    w.question = Command{w.env.interpreter, {"-c", kSysPathScript}, ctx.deadline().cap(ctx.options().command_timeout)};
-    w.asked = std::async(std::launch::async, [&h, &cmd = w.question] { return h.run(cmd); });
-  }
+Command sys_path_question(ProbeContext& ctx, const std::string& interpreter) {
+  return Command{interpreter, {"-c", kSysPathScript}, ctx.deadline().cap(ctx.options().command_timeout)};
 }
 
-void read_sys_path_answer(ProbeContext& ctx, EnvWork& w) {
+void ask_sys_path(ProbeContext& ctx, EnvWork& w) {
   auto& e = w.env;
-  const Command& cmd = w.question;
-  auto run = w.asked.get();
+  const Command cmd = sys_path_question(ctx, e.interpreter);
+  auto run = ctx.run(cmd);
   std::optional<Problem> why;
   if (!run) {
     why = run.problem();
@@ -597,16 +589,16 @@ MarkerEnv marker_env(const Host& h, const std::optional<std::string>& version) {
   return m;
 }
 
-}  // namespace
-
-void probe_python(ProbeContext& ctx) {
+// The environments to look at: one per interpreter file, a venv apart from
+// the interpreter it links to. `quiet`: no notes (start_python looks ahead).
+std::vector<EnvWork> discover(ProbeContext& ctx, bool quiet) {
   const Host& h = ctx.host();
   std::vector<EnvWork> envs;
   std::map<std::string, std::size_t> by_identity;  // identity -> index in envs
-  for (auto& c : candidates(ctx)) {
+  for (auto& c : candidates(ctx, quiet)) {
     auto real = h.real_path(c.path);
     if (!real) {
-      ctx.note(kSubject, "interpreter " + c.path + " (" + c.via + ")", real.problem());
+      if (!quiet) ctx.note(kSubject, "interpreter " + c.path + " (" + c.via + ")", real.problem());
       continue;
     }
     const std::string bin = dir_of(c.path);
@@ -630,8 +622,22 @@ void probe_python(ProbeContext& ctx) {
     by_identity[identity] = envs.size();
     envs.push_back(std::move(w));
   }
+  return envs;
+}
 
-  ask_sys_paths(ctx, envs);
+}  // namespace
+
+// Starting an interpreter costs 20-200 ms: every environment is asked for
+// its sys.path before any probe runs, so the answers come while the others
+// read files, and the run waits for the slowest start, not for their sum.
+void start_python(ProbeContext& ctx) {
+  for (auto& w : discover(ctx, true)) ctx.start(sys_path_question(ctx, w.env.interpreter));
+}
+
+void probe_python(ProbeContext& ctx) {
+  const Host& h = ctx.host();
+  std::vector<EnvWork> envs = discover(ctx, false);
+  for (auto& w : envs) ctx.start(sys_path_question(ctx, w.env.interpreter));  // those start_python did not foresee
   std::map<std::string, std::size_t> by_prefix;  // after asking: sys.prefix + executable
   for (auto& w : envs) {
     if (ctx.deadline().expired()) {
@@ -639,7 +645,7 @@ void probe_python(ProbeContext& ctx) {
       continue;
     }
     auto& e = w.env;
-    read_sys_path_answer(ctx, w);
+    ask_sys_path(ctx, w);
     const std::string bin = dir_of(e.interpreter);
     std::map<std::string, std::string> cfg;
     for (const std::string& p : {w.prefix + "/pyvenv.cfg", bin + "/pyvenv.cfg"})

@@ -30,7 +30,10 @@ std::string canonical_version(const std::string& text) {
   auto parts = v->parts();
   while (parts.size() > 1 && parts.back() == 0) parts.pop_back();
   std::string out;
-  for (auto p : parts) out += (out.empty() ? "" : ".") + std::to_string(p);
+  for (auto p : parts) {
+    if (!out.empty()) out += '.';
+    out += std::to_string(p);
+  }
   return out;
 }
 
