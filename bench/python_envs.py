@@ -83,11 +83,14 @@ def manifest(root, commands):
                    "env": {"VIRTUAL_ENV": "/home/bench/venv", "PATH": "/home/bench/venv/bin"}, "commands": commands}, f)
 
 
-def time_runs(binary, root, runs):
+def time_runs(binary, root, runs, json_out=True):
+    """`probe --json` (the facts written out, 2 MB for 2,000 distributions),
+    or `probe` (the same probing, a few lines of text)."""
+    argv = [binary, "--root", root, "probe"] + (["--json"] if json_out else [])
     out = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        subprocess.run([binary, "--root", root, "probe", "--json"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
         out.append((time.perf_counter() - t0) * 1000)
     return out
 
@@ -111,14 +114,23 @@ def main():
         judged = sum(1 for d in env["distributions"] for r in d["requires_dist"] if r["satisfied"] is not None)
         assert len(env["distributions"]) == a.count, len(env["distributions"])
         time_runs(a.gpucheck, full, 3)  # warm the page cache
-        f = time_runs(a.gpucheck, full, a.runs)
-        e = time_runs(a.gpucheck, empty, a.runs)
+        rows = []
+        for json_out in (False, True):
+            cmd = "probe --json" if json_out else "probe"
+            f = time_runs(a.gpucheck, full, a.runs, json_out)
+            e = time_runs(a.gpucheck, empty, a.runs, json_out)
+            rows.append(("`%s`, %d distributions" % (cmd, a.count), f))
+            rows.append(("`%s`, no Python environment" % cmd, e))
+            rows.append(("`%s`, the Python probe's share (median difference)" % cmd, None, statistics.median(f) - statistics.median(e)))
         print("distributions %d, requirements %d (judged %d), runs %d" % (a.count, reqs, judged, a.runs))
         print("| snapshot | median ms | min ms | max ms |")
         print("|---|---|---|---|")
-        for label, xs in (("%d distributions" % a.count, f), ("no Python environment", e)):
-            print("| %s | %.1f | %.1f | %.1f |" % (label, statistics.median(xs), min(xs), max(xs)))
-        print("Python probe's share (median difference): %.1f ms" % (statistics.median(f) - statistics.median(e)))
+        for row in rows:
+            if row[1] is None:
+                print("| %s | %.1f | | |" % (row[0], row[2]))
+            else:
+                xs = row[1]
+                print("| %s | %.1f | %.1f | %.1f |" % (row[0], statistics.median(xs), min(xs), max(xs)))
         if a.tests:
             for extra in ({}, {"GPUCHECK_BENCH_PYTHON": full + "/home/bench/venv/bin/python3"}):
                 env = dict(os.environ, GPUCHECK_BENCH_ROOT=full, GPUCHECK_BENCH_RUNS=str(a.runs), **extra)

@@ -4,6 +4,8 @@
 // interpreter is run once, with a deadline, only to ask for sys.path; with
 // --deep, probes/deep_probe.py imports the frameworks inside it.
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <set>
 #include <unordered_map>
 
@@ -226,8 +228,11 @@ struct DistAt {
 };
 
 // Reads one *.dist-info / *.egg-info entry of a site directory.
-std::optional<Distribution> read_metadata(ProbeContext& ctx, const std::string& site, const DirEntry& entry) {
-  const Host& h = ctx.host();
+// One distribution's metadata; problems go to `notes` (this runs on worker
+// threads, which must not touch the context).
+std::optional<Distribution> read_metadata(const Host& h, const std::string& site, const DirEntry& entry,
+                                          std::vector<Note>& notes) {
+  auto note = [&](std::string item, Problem p) { notes.push_back({kSubject, std::move(item), std::move(p)}); };
   const std::string where = site + "/" + entry.name;
   std::string file;
   bool egg = ends_with(entry.name, ".egg-info");
@@ -235,12 +240,12 @@ std::optional<Distribution> read_metadata(ProbeContext& ctx, const std::string& 
   else file = entry.type == EntryType::directory ? where + "/PKG-INFO" : where;
   auto text = h.read_file(file, kMaxMetadataBytes);
   if (!text) {
-    ctx.note(kSubject, "metadata of " + entry.name, text.problem());
+    note("metadata of " + entry.name, text.problem());
     return std::nullopt;
   }
   auto meta = parse_core_metadata(*text);
   if (!meta) {
-    ctx.note(kSubject, "metadata of " + entry.name, Problem{Reason::malformed, file, meta.problem().detail});
+    note("metadata of " + entry.name, Problem{Reason::malformed, file, meta.problem().detail});
     return std::nullopt;
   }
   Distribution d;
@@ -256,7 +261,7 @@ std::optional<Distribution> read_metadata(ProbeContext& ctx, const std::string& 
   for (auto& line : reqs) {
     auto pr = parse_requirement(line);
     if (!pr) {
-      ctx.note(kSubject, "requirement of " + d.name, Problem{Reason::malformed, file, pr.problem().detail});
+      note("requirement of " + d.name, Problem{Reason::malformed, file, pr.problem().detail});
       continue;
     }
     Requirement r;
@@ -266,6 +271,38 @@ std::optional<Distribution> read_metadata(ProbeContext& ctx, const std::string& 
     d.requires_dist.push_back(std::move(r));
   }
   return d;
+}
+
+struct MetadataAt {
+  std::string site;
+  DirEntry entry;
+};
+
+struct MetadataRead {
+  const std::string* site = nullptr;
+  std::optional<Distribution> dist;
+  std::vector<Note> notes;
+};
+
+// An environment holds hundreds to thousands of distributions, each a small
+// file to open, read and parse: they are read on every core, in order.
+std::vector<MetadataRead> read_all_metadata(const Host& h, const std::vector<MetadataAt>& found) {
+  std::vector<MetadataRead> out(found.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < found.size(); i = next++) {
+      out[i].site = &found[i].site;
+      out[i].dist = read_metadata(h, found[i].site, found[i].entry, out[i].notes);
+    }
+  };
+  // A thread costs about what a hundred small files do: few files, one thread.
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t helpers = std::min({cores, found.size() / 256 + 1, std::size_t{8}}) - 1;
+  std::vector<std::jthread> pool;
+  for (std::size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
+  work();
+  pool.clear();  // joins
+  return out;
 }
 
 void read_conda_meta(ProbeContext& ctx, const std::string& prefix, std::vector<Distribution>& out) {
@@ -687,6 +724,7 @@ void probe_python(ProbeContext& ctx) {
 
     // Distributions, in sys.path order.
     std::vector<std::string> dist_site;
+    std::vector<MetadataAt> found;
     std::set<std::string> listed;
     for (auto& site : e.sys_path) {
       if (!listed.insert(site).second) continue;
@@ -700,11 +738,14 @@ void probe_python(ProbeContext& ctx) {
       for (auto& entry : *entries) {
         if (!ends_with(entry.name, ".dist-info") && !ends_with(entry.name, ".egg-info")) continue;
         if (ends_with(entry.name, ".dist-info") && entry.type != EntryType::directory) continue;
-        if (auto d = read_metadata(ctx, site, entry)) {
-          e.distributions.push_back(std::move(*d));
-          dist_site.push_back(site);
-        }
+        found.push_back({site, entry});
       }
+    }
+    for (auto& r : read_all_metadata(h, found)) {
+      for (auto& n : r.notes) ctx.note(std::move(n.subject), std::move(n.item), std::move(n.problem));
+      if (!r.dist) continue;
+      e.distributions.push_back(std::move(*r.dist));
+      dist_site.push_back(*r.site);
     }
     read_conda_meta(ctx, w.prefix, e.distributions);
     dist_site.resize(e.distributions.size());

@@ -52,6 +52,8 @@ struct Uname {
 // largest legitimate input is nvidia-smi XML for a big node (~1 MB).
 inline constexpr std::size_t kMaxFileBytes = 32u << 20;
 
+// Every method may be called from several threads at once: probes put
+// questions to programs and read many files in parallel.
 class Host {
  public:
   virtual ~Host() = default;
@@ -68,7 +70,6 @@ class Host {
   virtual bool exists(const std::string& path) const = 0;
   virtual std::optional<std::string> env(const std::string& name) const = 0;
   virtual Result<Uname> uname() const = 0;
-  // May be called from several threads at once (the other methods need not be).
   virtual Result<CommandResult> run(const Command& cmd) const = 0;
   // Runs `fn` where a crash or hang cannot reach us (a forked child on a live
   // host) and returns what it printed. `key` names the answer in a snapshot.

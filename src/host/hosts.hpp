@@ -90,7 +90,7 @@ class RecordingHost final : public Host {
   void note_problem(const std::string& path, const Problem& p) const;
 
   const Host& inner_;
-  mutable std::mutex run_mutex_;  // probes put questions to several programs at once
+  mutable std::mutex record_mutex_;  // probes ask and read on several threads at once
   mutable Manifest m_;
   mutable std::map<std::string, std::string> links_;              // link path -> target as read
   mutable std::map<std::string, std::string> files_;              // canonical path -> content

@@ -64,6 +64,7 @@ Result<std::string> LiveHost::isolated_call(const std::string& key, Millis deadl
 // --- snapshot ---
 
 const Problem* SnapshotHost::unreadable(const std::string& path) const {
+  if (m_.unreadable.empty()) return nullptr;
   auto it = m_.unreadable.find(normalize_path(path));
   return it == m_.unreadable.end() ? nullptr : &it->second;
 }

@@ -61,6 +61,7 @@ void RecordingHost::note_problem(const std::string& path, const Problem& p) cons
 }
 
 Result<std::string> RecordingHost::read_file(const std::string& path, std::size_t max_bytes) const {
+  std::lock_guard lock(record_mutex_);
   auto r = inner_.read_file(path, max_bytes);
   const auto canon = trace(path);
   if (r) files_[canon] = *r;
@@ -69,6 +70,7 @@ Result<std::string> RecordingHost::read_file(const std::string& path, std::size_
 }
 
 Result<std::string> RecordingHost::read_range(const std::string& path, std::uint64_t offset, std::size_t length) const {
+  std::lock_guard lock(record_mutex_);
   auto r = inner_.read_range(path, offset, length);
   const auto canon = trace(path);
   if (r) ranges_[canon][offset] = *r;
@@ -77,6 +79,7 @@ Result<std::string> RecordingHost::read_range(const std::string& path, std::uint
 }
 
 Result<std::vector<DirEntry>> RecordingHost::list_dir(const std::string& path) const {
+  std::lock_guard lock(record_mutex_);
   auto r = inner_.list_dir(path);
   const auto canon = trace(path);
   if (r) dirs_[canon] = *r;
@@ -85,6 +88,7 @@ Result<std::vector<DirEntry>> RecordingHost::list_dir(const std::string& path) c
 }
 
 Result<std::string> RecordingHost::read_link(const std::string& path) const {
+  std::lock_guard lock(record_mutex_);
   auto r = inner_.read_link(path);
   trace(parent_of(normalize_path(path)));
   if (r) links_[normalize_path(path)] = *r;
@@ -93,6 +97,7 @@ Result<std::string> RecordingHost::read_link(const std::string& path) const {
 }
 
 Result<std::string> RecordingHost::real_path(const std::string& path) const {
+  std::lock_guard lock(record_mutex_);
   auto r = inner_.real_path(path);
   trace(path);
   if (r) placeholders_.insert(*r);
@@ -101,6 +106,7 @@ Result<std::string> RecordingHost::real_path(const std::string& path) const {
 }
 
 bool RecordingHost::exists(const std::string& path) const {
+  std::lock_guard lock(record_mutex_);
   const bool e = inner_.exists(path);
   const auto canon = trace(path);
   if (e) placeholders_.insert(canon);
@@ -109,19 +115,21 @@ bool RecordingHost::exists(const std::string& path) const {
 
 std::optional<std::string> RecordingHost::env(const std::string& name) const {
   auto v = inner_.env(name);
+  std::lock_guard lock(record_mutex_);
   m_.env[name] = v;
   return v;
 }
 
 Result<Uname> RecordingHost::uname() const {
   auto u = inner_.uname();
+  std::lock_guard lock(record_mutex_);
   if (u) m_.uname = *u;
   return u;
 }
 
 Result<CommandResult> RecordingHost::run(const Command& cmd) const {
   auto r = inner_.run(cmd);
-  std::lock_guard lock(run_mutex_);
+  std::lock_guard lock(record_mutex_);
   m_.commands.insert_or_assign(cmd.key(), r);
   return r;
 }
@@ -129,6 +137,7 @@ Result<CommandResult> RecordingHost::run(const Command& cmd) const {
 Result<std::string> RecordingHost::isolated_call(const std::string& key, Millis deadline,
                                                  const std::function<std::string()>& fn) const {
   auto r = inner_.isolated_call(key, deadline, fn);
+  std::lock_guard lock(record_mutex_);
   m_.calls.insert_or_assign(key, r);
   return r;
 }

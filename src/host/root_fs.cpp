@@ -62,7 +62,18 @@ Result<std::string> RootFs::walk(const std::string& path, bool follow_last) cons
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) dir += "/" + parts[i];
   auto base = walk_dir(dir);
   if (!base) return base;
+  if (auto plain = plain_child(*base, parts.back(), follow_last)) return *plain;
   return step(components(*base), {std::move(parts.back())}, follow_last, path);
+}
+
+// The common case, one component below a resolved directory that is not a
+// link (or is the last and not to be followed), without splitting the path.
+std::optional<std::string> RootFs::plain_child(const std::string& base, const std::string& name, bool follow) const {
+  if (name == "..") return std::nullopt;
+  std::string inside = base == "/" ? "/" + name : base + "/" + name;
+  struct stat st {};
+  if (::lstat((root_ + inside).c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || !follow) return inside;
+  return std::nullopt;
 }
 
 // Walking a directory's path and then the last component ends where walking
@@ -76,7 +87,10 @@ Result<std::string> RootFs::walk_dir(const std::string& dir) const {
   const auto cut = dir.rfind('/');
   auto base = walk_dir(dir.substr(0, cut));
   if (!base) return base;
-  auto inside = step(components(*base), {dir.substr(cut + 1)}, true, dir);
+  const std::string name = dir.substr(cut + 1);
+  Result<std::string> inside = std::string();
+  if (auto plain = plain_child(*base, name, true)) inside = *plain;
+  else inside = step(components(*base), {name}, true, dir);
   if (!inside) return inside;
   std::lock_guard lock(dirs_->mutex);
   dirs_->resolved.emplace(dir, *inside);
@@ -144,13 +158,36 @@ Result<std::string> RootFs::real_path(const std::string& path) const {
   return inside;
 }
 
-Result<std::string> RootFs::read_file(const std::string& path, std::size_t max_bytes) const {
+// Opens the file `path` names inside the root. The directory comes from the
+// cache; the file itself is opened without following a link (one lookup
+// instead of lstat then open), and only a link takes the whole walk.
+Result<int> RootFs::open_file(const std::string& path, int flags) const {
+  if (!root_.empty()) {
+    auto parts = components(path);
+    if (!parts.empty() && parts.back() != "..") {
+      std::string dir;
+      for (std::size_t i = 0; i + 1 < parts.size(); ++i) dir += "/" + parts[i];
+      auto base = walk_dir(dir);
+      if (!base) return base.problem();
+      const std::string direct = root_ + (*base == "/" ? "" : *base) + "/" + parts.back();
+      const int fd = ::open(direct.c_str(), flags | O_NOFOLLOW);
+      if (fd >= 0) return fd;
+      if (errno != ELOOP) return problem_from_errno(errno, path);
+    }
+  }
   auto where = resolve(path);
   if (!where) return where.problem();
+  const int fd = ::open(where->c_str(), flags);
+  if (fd < 0) return problem_from_errno(errno, path);
+  return fd;
+}
+
+Result<std::string> RootFs::read_file(const std::string& path, std::size_t max_bytes) const {
   // O_NONBLOCK: a character device such as /dev/kmsg ends with EAGAIN
   // instead of waiting for the next message.
-  const int fd = ::open(where->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return problem_from_errno(errno, path);
+  auto opened = open_file(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (!opened) return opened.problem();
+  const int fd = *opened;
   std::unique_ptr<int, void (*)(int*)> guard(new int(fd), [](int* p) { ::close(*p); delete p; });
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) return Problem{Reason::malformed, path, "is a directory"};
@@ -204,13 +241,22 @@ Result<std::vector<DirEntry>> RootFs::list_dir(const std::string& path) const {
   if (!where) return where.problem();
   DIR* d = ::opendir(where->c_str());
   if (!d) return problem_from_errno(errno, path);
+  // Subdirectories that are no links are resolved already: the probes read
+  // files in them next (every dist-info of a site-packages).
+  std::string lexical;
+  for (auto& c : components(path)) lexical += "/" + c;
+  const std::string inside = root_.empty() ? std::string() : where->substr(root_.size());
+  std::vector<std::pair<std::string, std::string>> plain_dirs;
   std::vector<DirEntry> out;
   while (auto* e = ::readdir(d)) {
     const std::string name = e->d_name;
     if (name == "." || name == "..") continue;
     EntryType type = EntryType::other;
     if (e->d_type == DT_REG) type = EntryType::file;
-    else if (e->d_type == DT_DIR) type = EntryType::directory;
+    else if (e->d_type == DT_DIR) {
+      type = EntryType::directory;
+      if (!root_.empty()) plain_dirs.emplace_back(lexical + "/" + name, (inside == "/" ? "" : inside) + "/" + name);
+    }
     else if (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) {
       // Report what the link leads to, resolved inside the root.
       auto target = resolve(path + "/" + name);
@@ -221,6 +267,10 @@ Result<std::vector<DirEntry>> RootFs::list_dir(const std::string& path) const {
     out.push_back({name, type});
   }
   ::closedir(d);
+  if (!plain_dirs.empty()) {
+    std::lock_guard lock(dirs_->mutex);
+    for (auto& [lex, in] : plain_dirs) dirs_->resolved.emplace(std::move(lex), std::move(in));
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -42,6 +42,32 @@ TEST_CASE("absolute links are re-anchored inside the root", "[host]") {
   CHECK(*root.read_file("/usr/local/escape", 1024) == "inside the root");
 }
 
+TEST_CASE("directories are walked once, and links stay re-anchored after a listing or a read", "[host]") {
+  // The walk caches resolved directories (and a listing caches its plain
+  // subdirectories); a file that is a link, a directory that is a link and
+  // ".." must still resolve as the whole walk would.
+  TempDir t;
+  write_file(t.path() / "site/pkg-1.0.dist-info/METADATA", "Name: pkg\n");
+  write_file(t.path() / "elsewhere/linked.dist-info/METADATA", "Name: linked\n");
+  write_file(t.path() / "etc/hosts", "root's hosts");
+  fs::create_symlink("/elsewhere/linked.dist-info", t.path() / "site/linked.dist-info");
+  fs::create_symlink("/etc/hosts", t.path() / "site/pkg-1.0.dist-info/RECORD");
+  RootFs root(t.str());
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass runs on a warm cache
+    INFO("pass " << pass);
+    REQUIRE(root.list_dir("/site"));
+    CHECK(*root.read_file("/site/pkg-1.0.dist-info/METADATA", 1024) == "Name: pkg\n");
+    CHECK(*root.read_file("/site/linked.dist-info/METADATA", 1024) == "Name: linked\n");
+    CHECK(*root.read_file("/site/pkg-1.0.dist-info/RECORD", 1024) == "root's hosts");
+    // ".." after a link is the parent of its target, as in the kernel.
+    CHECK(*root.read_file("/site/linked.dist-info/../linked.dist-info/METADATA", 1024) == "Name: linked\n");
+    CHECK_FALSE(root.read_file("/site/linked.dist-info/../pkg-1.0.dist-info/METADATA", 1024));
+    CHECK(*root.read_file("/site/pkg-1.0.dist-info/../linked.dist-info/METADATA", 1024) == "Name: linked\n");
+    CHECK(*root.real_path("/site/linked.dist-info/METADATA") == "/elsewhere/linked.dist-info/METADATA");
+    CHECK_FALSE(root.read_file("/site/missing.dist-info/METADATA", 1024));
+  }
+}
+
 TEST_CASE("link loops are refused, not followed forever", "[host][bad-input]") {
   TempDir t;
   fs::create_directories(t.path() / "a");
