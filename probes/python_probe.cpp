@@ -4,14 +4,13 @@
 // interpreter is run once, with a deadline, only to ask for sys.path; with
 // --deep, probes/deep_probe.py imports the frameworks inside it.
 #include <algorithm>
-#include <atomic>
-#include <thread>
 #include <set>
 #include <unordered_map>
 
 #include "parse/python_metadata.hpp"
 #include "parse/python_version.hpp"
 #include "probe.hpp"
+#include "util/parallel.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -223,13 +222,8 @@ void ask_sys_path(ProbeContext& ctx, EnvWork& w) {
   }
 }
 
-struct DistAt {
-  std::string site;  // the sys.path entry that holds it
-};
-
-// Reads one *.dist-info / *.egg-info entry of a site directory.
-// One distribution's metadata; problems go to `notes` (this runs on worker
-// threads, which must not touch the context).
+// Reads one *.dist-info / *.egg-info entry of a site directory; problems go
+// to `notes` (this runs on worker threads, which must not touch the context).
 std::optional<Distribution> read_metadata(const Host& h, const std::string& site, const DirEntry& entry,
                                           std::vector<Note>& notes) {
   auto note = [&](std::string item, Problem p) { notes.push_back({kSubject, std::move(item), std::move(p)}); };
@@ -288,20 +282,10 @@ struct MetadataRead {
 // file to open, read and parse: they are read on every core, in order.
 std::vector<MetadataRead> read_all_metadata(const Host& h, const std::vector<MetadataAt>& found) {
   std::vector<MetadataRead> out(found.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < found.size(); i = next++) {
-      out[i].site = &found[i].site;
-      out[i].dist = read_metadata(h, found[i].site, found[i].entry, out[i].notes);
-    }
-  };
-  // A thread costs about what a hundred small files do: few files, one thread.
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t helpers = std::min({cores, found.size() / 256 + 1, std::size_t{8}}) - 1;
-  std::vector<std::jthread> pool;
-  for (std::size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
-  work();
-  pool.clear();  // joins
+  parallel_for(found.size(), 256, [&](std::size_t i) {
+    out[i].site = &found[i].site;
+    out[i].dist = read_metadata(h, found[i].site, found[i].entry, out[i].notes);
+  }, 8);
   return out;
 }
 

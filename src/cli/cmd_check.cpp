@@ -1,6 +1,5 @@
 // `gpucheck check` (and a bare `gpucheck`): probe, judge against the
 // matrix, report. The exit code is the verdict (docs/exit-codes.md).
-#include <cstdlib>
 #include <iostream>
 #include <regex>
 
@@ -83,7 +82,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       if (!facts) return kExitUsage;
       if (f->kernels) {
         auto kreq = kernels::request_for(*facts, &knowledge->matrix);
-        if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) kreq.cuda_visible_devices = v;
+        kreq.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // as `gpucheck kernels`
         facts->kernels = kernels::run_kernel_checks(kreq);
       }
       LaunchRequirements req;

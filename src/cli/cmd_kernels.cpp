@@ -3,7 +3,6 @@
 // facts as JSON. Exit code: 0 every expected check passed, 1 one did not,
 // 2 the checks could not run (docs/exit-codes.md).
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -98,7 +97,6 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       auto facts = acquire_facts(g, g.probe_options());
       if (!facts) return kExitUsage;
       kernels::KernelRequest req = kernels::request_for(*facts, &knowledge->matrix);
-      if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) req.cuda_visible_devices = v;
       req.precisions = *precisions;
       req.step_timeout = Millis(static_cast<long>(*step_timeout * 1000));
       req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start

@@ -1,17 +1,16 @@
 // `gpucheck verify`: compare a host (or a fleet's reports) with a lock. Exit
 // codes as `check`: 0 no drift, 1 drift, 2 gpucheck could not run.
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 #include "cli/app.hpp"
 #include "importers/import_report.hpp"
 #include "lock/fleet.hpp"
 #include "lock/lockfile.hpp"
+#include "util/parallel.hpp"
 
 namespace gpucheck {
 
@@ -87,20 +86,11 @@ FleetNode verify_report(const Lock& pinned, const std::string& path) {
 }
 
 // Reading and parsing a thousand reports is the whole cost of a fleet run and
-// each node is independent, so every core takes reports from one queue.
+// each node is independent: every core takes reports from one queue.
 std::vector<FleetNode> verify_reports(const Lock& pinned, const std::vector<std::string>& files) {
   verify_context();  // built once here, not raced for by the workers
   std::vector<FleetNode> nodes(files.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) nodes[i] = verify_report(pinned, files[i]);
-  };
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t helpers = std::min({cores, files.size(), std::size_t{16}}) - 1;
-  std::vector<std::jthread> pool;
-  for (std::size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
-  work();
-  pool.clear();  // joins: the last reports may still be in other hands
+  parallel_for(files.size(), 1, [&](std::size_t i) { nodes[i] = verify_report(pinned, files[i]); });
   return nodes;
 }
 

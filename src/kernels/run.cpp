@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "kernels/catalog.hpp"
@@ -415,6 +416,7 @@ KernelRequest request_for(const Facts& facts, const Matrix* matrix) {
     req.pcie[d.address] = PcieLinkInfo{d.link.current_gen, d.link.current_width, d.link.max_gen, d.link.max_width};
     req.pci_ids[d.address] = d.vendor_id + ":" + d.device_id;
   }
+  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) req.cuda_visible_devices = v;
   return req;
 }
 

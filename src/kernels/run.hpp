@@ -38,8 +38,8 @@ struct KernelRequest {
 KernelFacts run_kernel_checks(const KernelRequest& req);
 
 // The request for this host's facts: the libcuda the probe found, the PCIe
-// links and PCI ids of the NVIDIA GPUs, the AMD GPUs (waived). Precisions,
-// timeouts and CUDA_VISIBLE_DEVICES are the caller's.
+// links and PCI ids of the NVIDIA GPUs, the AMD GPUs (waived), and this
+// process's CUDA_VISIBLE_DEVICES. Precisions and timeouts are the caller's.
 KernelRequest request_for(const Facts& facts, const Matrix* matrix);
 
 // The precisions the checks know, in report order.

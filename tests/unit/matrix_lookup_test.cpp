@@ -6,15 +6,14 @@
 
 #include "matrix/lookup.hpp"
 #include "matrix/matrix_load.hpp"
+#include "test_support.hpp"
 
 using namespace gpucheck;
 
 namespace {
 
-// Written as JSON and loaded, so the lookups see what the loader produces.
 const Matrix& synthetic_matrix() {
-  static const Matrix m = [] {
-    const char* text = R"({
+  static const Matrix m = test::load_matrix_text("synthetic-lookup.json", R"({
       "schema": "gpucheck.matrix/1", "version": "2000.1.1", "date": "2000-01-01",
       "gpus": [
         {"id": "syn-h-sxm", "name": "NVIDIA Synthetic H 80GB HBM3", "vendor": "nvidia",
@@ -55,11 +54,7 @@ const Matrix& synthetic_matrix() {
         {"framework": "tensorflow", "tag": "24.01-tf2-py3", "release": "24.01", "min_driver": "545", "sources": ["https://example.com/synthetic"]},
         {"framework": "pytorch", "tag": "23.12-py3", "release": "23.12", "min_driver": "545", "sources": ["https://example.com/synthetic"]}
       ]
-    })";
-    auto loaded = parse_matrix({MatrixDocument{"synthetic-lookup.json", text}});
-    if (!loaded) throw std::runtime_error(loaded.problem().where + ": " + loaded.problem().detail);
-    return std::move(loaded).value();
-  }();
+    })");
   return m;
 }
 

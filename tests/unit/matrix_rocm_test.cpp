@@ -21,8 +21,7 @@ using namespace gpucheck;
 namespace {
 
 const Matrix& synthetic_matrix() {
-  static const Matrix m = [] {
-    const char* text = R"({
+  static const Matrix m = test::load_matrix_text("synthetic-rocm.json", R"({
       "schema": "gpucheck.matrix/1", "version": "2000.1.1", "date": "2000-01-01",
       "rocm_releases": [
         {"version": "6.0", "gfx_targets": ["gfx942", "gfx90a"], "deprecated_gfx_targets": ["gfx906"],
@@ -30,11 +29,7 @@ const Matrix& synthetic_matrix() {
         {"version": "6.0.2", "gfx_targets": ["gfx942"], "sources": ["https://example.com/synthetic-602"]},
         {"version": "6.1", "gfx_targets": ["gfx942"], "sources": ["https://example.com/synthetic"]}
       ]
-    })";
-    auto loaded = parse_matrix({MatrixDocument{"synthetic-rocm.json", text}});
-    if (!loaded) throw std::runtime_error(loaded.problem().where + ": " + loaded.problem().detail);
-    return std::move(loaded).value();
-  }();
+    })");
   return m;
 }
 

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "matrix/matrix_load.hpp"
+
 namespace gpucheck::test {
 
 inline std::string source_path(const std::string& rel) { return std::string(GPUCHECK_SOURCE_DIR) + "/" + rel; }
@@ -21,6 +23,14 @@ inline std::string read_file(const std::string& path) {
 
 // tests/data/<rel>
 inline std::string data(const std::string& rel) { return read_file(source_path("tests/data/" + rel)); }
+
+// A synthetic matrix written as JSON text, loaded as the loader loads a file,
+// so that tests see what the loader produces.
+inline Matrix load_matrix_text(const std::string& name, const std::string& text) {
+  auto loaded = parse_matrix({MatrixDocument{name, text}});
+  if (!loaded) throw std::runtime_error(loaded.problem().where + ": " + loaded.problem().detail);
+  return std::move(loaded).value();
+}
 
 inline void write_file(const std::filesystem::path& p, const std::string& content) {
   std::filesystem::create_directories(p.parent_path());
