@@ -98,6 +98,13 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
   return run_probes(*host, opts);
 }
 
+bool live_only(const GlobalOptions& g, const std::string& what) {
+  if (g.root == "/" && g.from.empty()) return true;
+  std::cerr << "gpucheck: " << what << " on the live machine only, not on "
+            << (g.from.empty() ? "--root " + g.root : "a --from report") << "\n";
+  return false;
+}
+
 std::string facts_origin(const GlobalOptions& g) {
   if (!g.from.empty()) return "--from " + g.from + (imported_format.empty() ? "" : " (" + imported_format + ")");
   if (g.root != "/") return "--root " + g.root;

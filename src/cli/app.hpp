@@ -51,6 +51,10 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
 // What the facts are of, for reports: "this host", "--root DIR", "--from FILE (PyTorch collect_env)".
 std::string facts_origin(const GlobalOptions& g);
 
+// For what runs on the live machine only: false, after saying why, under
+// --root or --from.
+bool live_only(const GlobalOptions& g, const std::string& what);
+
 // The matrix and its rules (--matrix, else embedded), or prints why not (exit code 2).
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
 

@@ -68,11 +68,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   cmd->add_option("--python", f->pythons, "Also look at this interpreter (or environment prefix); repeatable")->allow_extra_args(false);
   cmd->callback([&g, &action, f] {
     action = [&g, f] {
-      if (f->kernels && (g.root != "/" || !g.from.empty())) {
-        std::cerr << "gpucheck: check --kernels runs the kernel checks on the live machine only, not on "
-                  << (g.from.empty() ? "--root " + g.root : "a --from report") << "\n";
-        return kExitUsage;
-      }
+      if (f->kernels && !live_only(g, "check --kernels runs the kernel checks")) return kExitUsage;
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
       ProbeOptions opts = g.probe_options();

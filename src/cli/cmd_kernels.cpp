@@ -84,14 +84,7 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       ->check(CLI::Range(0.5, 600.0));
   cmd->callback([&g, &action, json, precisions, step_timeout] {
     action = [&g, json, precisions, step_timeout] {
-      if (g.root != "/") {
-        std::cerr << "gpucheck: kernel checks run on the live machine only, not on --root " << g.root << "\n";
-        return kExitUsage;
-      }
-      if (!g.from.empty()) {
-        std::cerr << "gpucheck: kernel checks run on the live machine only, not on a --from report\n";
-        return kExitUsage;
-      }
+      if (!live_only(g, "kernel checks run")) return kExitUsage;
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
       auto facts = acquire_facts(g, g.probe_options());

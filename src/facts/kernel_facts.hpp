@@ -43,6 +43,12 @@ struct KernelCheck {
   std::optional<std::uint64_t> throughput_unwritten;  // outputs the timed run left poisoned or NaN
 };
 
+// An expected check that ran to a verdict: one with no kernel yet
+// (not_implemented) or never reached (skipped) says nothing of the GPU.
+inline bool judged(const KernelCheck& c) {
+  return c.expected && c.status != "not_implemented" && c.status != "skipped";
+}
+
 // Memory bandwidth: device copy (bytes read + written), host to device, device to host.
 struct BandwidthCheck {
   std::string kind;                           // "device_copy", "host_to_device", "device_to_host"

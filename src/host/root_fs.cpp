@@ -26,6 +26,13 @@ std::vector<std::string> components(const std::string& path) {
   return out;
 }
 
+// "/a/b" of the components a, b, c: the lexical directory of a path.
+std::string parent_of_parts(const std::vector<std::string>& parts) {
+  std::string dir;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) dir += "/" + parts[i];
+  return dir;
+}
+
 }  // namespace
 
 Problem problem_from_errno(int err, const std::string& where) {
@@ -58,22 +65,21 @@ Result<std::string> RootFs::walk(const std::string& path, bool follow_last) cons
   if (root_.empty()) return normalize_path(path);  // the kernel resolves links itself
   auto parts = components(path);
   if (parts.empty()) return std::string("/");
-  std::string dir;
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) dir += "/" + parts[i];
-  auto base = walk_dir(dir);
+  auto base = walk_dir(parent_of_parts(parts));
   if (!base) return base;
-  if (auto plain = plain_child(*base, parts.back(), follow_last)) return *plain;
-  return step(components(*base), {std::move(parts.back())}, follow_last, path);
+  return child(*base, parts.back(), follow_last, path);
 }
 
-// The common case, one component below a resolved directory that is not a
-// link (or is the last and not to be followed), without splitting the path.
-std::optional<std::string> RootFs::plain_child(const std::string& base, const std::string& name, bool follow) const {
-  if (name == "..") return std::nullopt;
-  std::string inside = base == "/" ? "/" + name : base + "/" + name;
-  struct stat st {};
-  if (::lstat((root_ + inside).c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || !follow) return inside;
-  return std::nullopt;
+// One component below a resolved directory. The common case (no link, or
+// the last one and not to be followed) needs no split of the path.
+Result<std::string> RootFs::child(const std::string& base, const std::string& name, bool follow,
+                                  const std::string& path) const {
+  if (name != "..") {
+    std::string inside = base == "/" ? "/" + name : base + "/" + name;
+    struct stat st {};
+    if (::lstat((root_ + inside).c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || !follow) return inside;
+  }
+  return step(components(base), {name}, follow, path);
 }
 
 // Walking a directory's path and then the last component ends where walking
@@ -87,10 +93,7 @@ Result<std::string> RootFs::walk_dir(const std::string& dir) const {
   const auto cut = dir.rfind('/');
   auto base = walk_dir(dir.substr(0, cut));
   if (!base) return base;
-  const std::string name = dir.substr(cut + 1);
-  Result<std::string> inside = std::string();
-  if (auto plain = plain_child(*base, name, true)) inside = *plain;
-  else inside = step(components(*base), {name}, true, dir);
+  auto inside = child(*base, dir.substr(cut + 1), true, dir);
   if (!inside) return inside;
   std::lock_guard lock(dirs_->mutex);
   dirs_->resolved.emplace(dir, *inside);
@@ -165,9 +168,7 @@ Result<int> RootFs::open_file(const std::string& path, int flags) const {
   if (!root_.empty()) {
     auto parts = components(path);
     if (!parts.empty() && parts.back() != "..") {
-      std::string dir;
-      for (std::size_t i = 0; i + 1 < parts.size(); ++i) dir += "/" + parts[i];
-      auto base = walk_dir(dir);
+      auto base = walk_dir(parent_of_parts(parts));
       if (!base) return base.problem();
       const std::string direct = root_ + (*base == "/" ? "" : *base) + "/" + parts.back();
       const int fd = ::open(direct.c_str(), flags | O_NOFOLLOW);

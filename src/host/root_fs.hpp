@@ -5,7 +5,6 @@
 
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,7 +34,7 @@ class RootFs {
  private:
   Result<std::string> walk(const std::string& path, bool follow_last) const;
   Result<std::string> walk_dir(const std::string& dir) const;
-  std::optional<std::string> plain_child(const std::string& base, const std::string& name, bool follow) const;
+  Result<std::string> child(const std::string& base, const std::string& name, bool follow, const std::string& path) const;
   Result<int> open_file(const std::string& path, int flags) const;
   Result<std::string> step(std::vector<std::string> done, std::vector<std::string> todo, bool follow_last,
                            const std::string& path) const;
