@@ -26,9 +26,11 @@ import subprocess
 import tempfile
 import time
 
-SCRIPT = ("import sys, json; print(json.dumps({'version': '%d.%d.%d' % tuple(sys.version_info[:3]), "
-          "'prefix': sys.prefix, 'base_prefix': getattr(sys, 'base_prefix', sys.prefix), "
-          "'executable': sys.executable, 'path': sys.path}))")
+def sys_path_question():
+    """The interpreter question as gpucheck asks it (its text is the snapshot key)."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "probes", "python_probe.cpp")).read()
+    start = src.index('kSysPathScript = R"(') + len('kSysPathScript = R"(')
+    return src[start:src.index(')";\n', start)]
 
 
 def build(root, count):
@@ -64,15 +66,16 @@ def build(root, count):
     os.makedirs(site + "/torch")
     with open(site + "/torch/version.py", "w") as f:
         f.write("__version__ = '2.1.0+cu121'\ndebug = False\ncuda = '12.1'\ngit_version = 'x'\nhip = None\n")
-    answer = json.dumps({"version": "3.11.7", "prefix": prefix, "base_prefix": "/usr", "executable": prefix + "/bin/python3",
-                         "path": ["/usr/lib/python311.zip", "/usr/lib/python3.11", prefix + "/lib/python3.11/site-packages"]})
-    manifest(root, {prefix + "/bin/python3 -c " + SCRIPT: {"exit_code": 0, "stdout": answer + "\n"}})
+    # NUL-separated: version, prefix, base prefix, executable, then sys.path.
+    fields = ["3.11.7", prefix, "/usr", prefix + "/bin/python3",
+              "/usr/lib/python311.zip", "/usr/lib/python3.11", prefix + "/lib/python3.11/site-packages"]
+    manifest(root, {prefix + "/bin/python3 -S -c " + sys_path_question(): {"exit_code": 0, "stdout": "\0".join(fields)}})
     # For the live-host run: an interpreter stand-in that gives the same answer
     # about the directory as it lies on this machine (a real python3 spends
     # 15-25 ms starting up; that is the interpreter's cost, not the probe's).
-    live = answer.replace(prefix, root + prefix)
+    live = "\\000".join(f.replace(prefix, root + prefix) for f in fields)
     with open(root + prefix + "/bin/python3", "w") as f:
-        f.write("#!/bin/sh\ncat <<'EOF'\n%s\nEOF\n" % live)
+        f.write("#!/bin/sh\nprintf '%s'\n" % live)
     os.chmod(root + prefix + "/bin/python3", 0o755)
 
 
@@ -113,6 +116,7 @@ def main():
         reqs = sum(len(d["requires_dist"]) for d in env["distributions"])
         judged = sum(1 for d in env["distributions"] for r in d["requires_dist"] if r["satisfied"] is not None)
         assert len(env["distributions"]) == a.count, len(env["distributions"])
+        assert env["sys_path_source"] == "interpreter", "the recorded sys.path answer was not used: %s" % env["sys_path_source"]
         time_runs(a.gpucheck, full, 3)  # warm the page cache
         rows = []
         for json_out in (False, True):

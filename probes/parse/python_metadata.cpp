@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "parse/python_version.hpp"
+#include "util/version.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -479,25 +480,22 @@ std::map<std::string, std::string> parse_pyvenv_cfg(std::string_view text) {
 // --- answers of the interpreter ---
 
 Result<InterpreterAnswer> parse_interpreter_answer(std::string_view text) {
-  using nlohmann::json;
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded()) return Problem{Reason::malformed, "", "the sys.path answer is not JSON: \"" + std::string(trim(text.substr(0, 80))) + "\""};
-  if (!j.is_object() || !j.contains("path") || !j["path"].is_array())
-    return Problem{Reason::malformed, "", "the sys.path answer has no \"path\" list"};
-  InterpreterAnswer a;
-  auto str = [&](const char* k) {
-    auto it = j.find(k);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  a.version = str("version");
-  a.prefix = str("prefix");
-  a.base_prefix = str("base_prefix");
-  a.executable = str("executable");
-  for (auto& p : j["path"]) {
-    if (!p.is_string()) return Problem{Reason::malformed, "", "the sys.path answer's \"path\" holds a non-string"};
-    auto s = p.get<std::string>();
-    if (!s.empty() && s != ".") a.path.push_back(s);
+  // Fields separated by NUL: version, prefix, base prefix, executable, then sys.path.
+  std::vector<std::string_view> fields;
+  for (std::size_t from = 0;;) {
+    const auto nul = text.find('\0', from);
+    fields.push_back(text.substr(from, nul == std::string_view::npos ? std::string_view::npos : nul - from));
+    if (nul == std::string_view::npos) break;
+    from = nul + 1;
   }
+  const auto shown = [&] { return "\"" + std::string(trim(text.substr(0, std::min<std::size_t>(80, text.find('\0'))))) + "\""; };
+  if (fields.size() < 4)
+    return Problem{Reason::malformed, "", "the sys.path answer is not version, prefix, base prefix, executable and paths separated by NUL: " + shown()};
+  if (!Version::parse(fields[0]))
+    return Problem{Reason::malformed, "", "the sys.path answer does not start with a Python version: " + shown()};
+  InterpreterAnswer a{std::string(fields[0]), std::string(fields[1]), std::string(fields[2]), std::string(fields[3]), {}};
+  for (std::size_t i = 4; i < fields.size(); ++i)
+    if (!fields[i].empty() && fields[i] != ".") a.path.emplace_back(fields[i]);
   return a;
 }
 

@@ -76,7 +76,8 @@ std::map<std::string, std::string> parse_python_assignments(std::string_view tex
 // pyvenv.cfg: "key = value" lines.
 std::map<std::string, std::string> parse_pyvenv_cfg(std::string_view text);
 
-// The interpreter's answer to the sys.path question.
+// The interpreter's answer to the sys.path question (python_probe.cpp):
+// NUL-separated version, prefix, base prefix, executable, then sys.path.
 struct InterpreterAnswer {
   std::string version;  // "3.10.12"
   std::string prefix, base_prefix, executable;

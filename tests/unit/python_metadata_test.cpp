@@ -160,15 +160,26 @@ TEST_CASE("pyvenv.cfg", "[python]") {
 }
 
 TEST_CASE("the interpreter's sys.path answer", "[python][bad-input]") {
-  auto a = parse_interpreter_answer("{\"version\": \"3.11.2\", \"prefix\": \"/usr\", \"base_prefix\": \"/usr\", \"executable\": \"/usr/bin/python3\", \"path\": [\"\", \"/usr/lib/python3.11\", \"/usr/lib/python3/dist-packages\"]}\n");
+  using namespace std::string_literals;
+  auto a = parse_interpreter_answer("3.11.2\0/usr\0/usr\0/usr/bin/python3\0/usr/lib/python311.zip\0/usr/lib/python3.11\0/usr/lib/python3/dist-packages"s);
   REQUIRE(a);
   CHECK(a->version == "3.11.2");
-  CHECK(a->path == std::vector<std::string>{"/usr/lib/python3.11", "/usr/lib/python3/dist-packages"});
-  auto not_json = parse_interpreter_answer("Python 2.7.18\nSyntaxError: invalid syntax\n");
-  REQUIRE_FALSE(not_json);
-  CHECK_THAT(not_json.problem().detail, Catch::Contains("not JSON"));
-  CHECK_FALSE(parse_interpreter_answer("{\"version\": \"3.11.2\"}"));
-  CHECK_FALSE(parse_interpreter_answer("{\"path\": [1, 2]}"));
+  CHECK(a->executable == "/usr/bin/python3");
+  CHECK(a->path == std::vector<std::string>{"/usr/lib/python311.zip", "/usr/lib/python3.11", "/usr/lib/python3/dist-packages"});
+  // "" and "." (PYTHONPATH's empty entries) are the job's working directory, not ours.
+  auto cwd = parse_interpreter_answer("3.12.1\0/p\0/p\0/p/bin/python\0\0.\0/p/lib"s);
+  REQUIRE(cwd);
+  CHECK(cwd->path == std::vector<std::string>{"/p/lib"});
+  auto none = parse_interpreter_answer("3.12.1\0/p\0/p\0/p/bin/python"s);
+  REQUIRE(none);
+  CHECK(none->path.empty());
+  auto old = parse_interpreter_answer("Python 2.7.18\nSyntaxError: invalid syntax\n");
+  REQUIRE_FALSE(old);
+  CHECK_THAT(old.problem().detail, Catch::Contains("separated by NUL") && Catch::Contains("Python 2.7.18"));
+  auto no_version = parse_interpreter_answer("warning: x\0/usr\0/usr\0/usr/bin/python3\0/usr/lib"s);
+  REQUIRE_FALSE(no_version);
+  CHECK_THAT(no_version.problem().detail, Catch::Contains("does not start with a Python version") && Catch::Contains("warning: x"));
+  CHECK_FALSE(parse_interpreter_answer("3.11.2\0/usr"s));
   CHECK_FALSE(parse_interpreter_answer(""));
 }
 

@@ -233,7 +233,7 @@ TEST_CASE("an interpreter that hangs is killed at its deadline; conventional loc
   CHECK(find_dist(e, "foo"));
 }
 
-TEST_CASE("a sys.path answer that is not JSON, and one that fails", "[python][probe][bad-input]") {
+TEST_CASE("a sys.path answer of another form, and one that fails", "[python][probe][bad-input]") {
   TempDir t;
   write_script(t.path() / "a/bin/python3", "echo 'Python 2.7 says: SyntaxError'\n");
   write_script(t.path() / "b/bin/python3", "echo 'ImportError: No module named site' >&2\nexit 1\n");
@@ -245,7 +245,7 @@ TEST_CASE("a sys.path answer that is not JSON, and one that fails", "[python][pr
   REQUIRE(f.software.python.size() == 2);
   auto* bad = find_note(f, Reason::malformed, "sys.path");
   REQUIRE(bad);
-  CHECK_THAT(bad->problem.detail, Catch::Contains("not JSON"));
+  CHECK_THAT(bad->problem.detail, Catch::Contains("separated by NUL"));
   auto* failed = find_note(f, Reason::failed, "sys.path");
   REQUIRE(failed);
   CHECK_THAT(failed->problem.detail, Catch::Contains("exit code 1: ImportError"));
@@ -260,8 +260,8 @@ TEST_CASE("a deep probe that hangs is killed at its deadline", "[python][probe][
   write_file(site / "torch/version.py", "cuda = None\nhip = None\n");
   // Answers the sys.path question; hangs in the deep probe (whose text opens with "# gpucheck's deep probe").
   write_script(t.path() / "bin/python3",
-               "case \"$2\" in\n  *\"deep probe\"*) /bin/sleep 100 ;;\n"
-               "  *) echo '{\"version\": \"3.10.0\", \"prefix\": \"" + t.str() + "\", \"path\": [\"" + site.string() + "\"]}' ;;\nesac\n");
+               "case \"$*\" in\n  *\"deep probe\"*) /bin/sleep 100 ;;\n"
+               "  *) printf '3.10.0\\000" + t.str() + "\\000" + t.str() + "\\000" + t.str() + "/bin/python3\\000" + site.string() + "' ;;\nesac\n");
   ScopedPath path((t.path() / "bin").string());
   LiveHost host;
   ProbeOptions o;
@@ -361,6 +361,77 @@ TEST_CASE("this machine: the deep probe runs under Debian's python3-torch and sa
   CHECK(torch->device_count == 0);
   CHECK_FALSE(torch->fp32_matmul_rel_error);  // no GPU: no matmul
   CHECK(torch->float32_matmul_precision);
+}
+
+namespace {
+
+// What the interpreter itself prints for sys.path, without "" (the -c entry).
+std::vector<std::string> own_sys_path(const std::string& python) {
+  std::vector<std::string> out;
+  const std::string cmd = python + " -c \"import sys; print('\\n'.join(sys.path))\"";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char line[4096];
+  while (std::fgets(line, sizeof line, p)) {
+    std::string l(line);
+    if (!l.empty() && l.back() == '\n') l.pop_back();
+    if (!l.empty()) out.push_back(l);
+  }
+  ::pclose(p);
+  return out;
+}
+
+}  // namespace
+
+// The question runs with -S and adds the .pth files' paths itself: the
+// answer must still be the sys.path the interpreter really starts with.
+TEST_CASE("this machine: the sys.path question answers what the interpreter itself has, without running .pth imports", "[python][probe][live]") {
+  if (!fs::exists("/usr/bin/python3")) {
+    WARN("no /usr/bin/python3: skipped");
+    return;
+  }
+  TempDir t;
+  // A venv as `python3 -m venv` lays it out (without depending on python3-venv).
+  std::string minor;
+  if (FILE* p = ::popen("/usr/bin/python3 -c \"import sys; print('%d.%d' % sys.version_info[:2])\"", "r")) {
+    char buf[32] = {};
+    if (std::fgets(buf, sizeof buf, p)) minor = buf;
+    ::pclose(p);
+  }
+  while (!minor.empty() && (minor.back() == '\n' || minor.back() == '\r')) minor.pop_back();
+  REQUIRE_FALSE(minor.empty());
+  const fs::path venv = t.path() / "venv";
+  const fs::path site = venv / ("lib/python" + minor + "/site-packages");
+  fs::create_directories(site);
+  fs::create_directories(venv / "bin");
+  fs::create_symlink("/usr/bin/python3", venv / "bin/python3");
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = " + minor + "\n");
+  fs::create_directories(t.path() / "relative");
+  fs::create_directories(t.path() / "absolute");
+  fs::create_directories(t.path() / "pythonpath");
+  const fs::path marker = t.path() / "import-line-ran";
+  write_file(site / "a.pth", "# a comment\n../../../../relative\n\n" + (t.path() / "absolute").string() +
+                                 "\n/nonexistent/is/left/out\nimport os; open('" + marker.string() + "', 'w').close()\n");
+  write_file(site / "b.pth", (t.path() / "absolute").string() + "\n");  // once only, as site does
+  ::setenv("PYTHONPATH", (t.path() / "pythonpath").string().c_str(), 1);
+  const auto expected = own_sys_path((venv / "bin/python3").string());
+  REQUIRE(fs::exists(marker));  // the interpreter's own start-up ran the import line
+  fs::remove(marker);
+
+  ScopedPath path("/nonexistent");
+  LiveHost host;
+  ProbeOptions o;
+  o.pythons = {venv.string()};
+  auto f = probe_python_only(host, o);
+  ::unsetenv("PYTHONPATH");
+  const auto* e = env_of(f, (venv / "bin/python3").string());
+  REQUIRE(e);
+  CHECK(e->sys_path_source == "interpreter");
+  CHECK(e->sys_path == expected);
+  CHECK(std::find(expected.begin(), expected.end(), (t.path() / "relative").string()) != expected.end());
+  CHECK(std::count(expected.begin(), expected.end(), (t.path() / "absolute").string()) == 1);
+  CHECK(expected.front() == (t.path() / "pythonpath").string());
+  CHECK_FALSE(fs::exists(marker));  // gpucheck's question did not run it
 }
 
 // Not part of the suite (hidden tag): bench/python_envs.py runs it with
