@@ -36,8 +36,11 @@ const GpuModel* find_gpu_by_pci_id(const Matrix& m, std::string_view pci_id) {
 const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name) {
   const auto name = to_lower(trim(product_name));
   if (name.empty()) return nullptr;
+  // Drivers before about 2021 print "GeForce RTX 3090", later ones "NVIDIA
+  // GeForce RTX 3090": the same board.
+  const auto without_vendor = [](const std::string& n) { return n.rfind("nvidia ", 0) == 0 ? n.substr(7) : n; };
   for (const auto& g : m.gpus)
-    if (to_lower(g.name) == name) return &g;
+    if (without_vendor(to_lower(g.name)) == without_vendor(name)) return &g;
   const GpuModel* best = nullptr;
   std::size_t best_length = 0;
   for (const auto& g : m.gpus)

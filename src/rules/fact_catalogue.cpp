@@ -117,6 +117,8 @@ const std::vector<FactSpec>& fact_catalogue() {
       // framework_gpu
       {"build.runs_on_gpu", K::boolean, "framework_gpu", "the build has SASS for this GPU's architecture, or PTX the driver can compile for it"},
       {"build.has_sass", K::boolean, "framework_gpu", "the build has SASS that runs on this GPU (same major, minor not above)"},
+      {"build.first_for_gpu", K::text, "framework_gpu", "the oldest build of the framework whose code runs on this GPU: \"torch 2.7 cu128\"; \"none in the matrix\" (matrix)"},
+      {"build.last_for_gpu", K::text, "framework_gpu", "the newest build of the framework whose code runs on this GPU (matrix)"},
   };
   return specs;
 }

@@ -32,6 +32,7 @@ struct GpuView {
   std::string address;
   const PciDevice* pci = nullptr;
   const SmiGpu* smi = nullptr;
+  std::string smi_source = {};  // nvidia-smi, or the report that stood in for it
   const CudaDevice* cuda = nullptr;
   const KfdNode* kfd = nullptr;
 };
@@ -48,7 +49,11 @@ std::vector<GpuView> gather_gpus(const Facts& f) {
   for (auto& d : f.pci)
     if (d.kind == "gpu") find(d.address).pci = &d;
   if (f.nvidia_smi)
-    for (auto& g : f.nvidia_smi->gpus) find(g.pci_bus_id).smi = &g;
+    for (auto& g : f.nvidia_smi->gpus) {
+      auto& view = find(g.pci_bus_id);
+      view.smi = &g;
+      view.smi_source = f.nvidia_smi->source;
+    }
   if (f.cuda)
     for (auto& d : f.cuda->devices) {
       if (d.pci_bus_id) find(*d.pci_bus_id).cuda = &d;
@@ -233,7 +238,7 @@ void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out
 
 FactMap gpu_facts(const GpuView& g, const Matrix& m) {
   FactMap out;
-  out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? "nvidia-smi" : "CUDA driver API");
+  out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? g.smi_source : "CUDA driver API");
   std::string vendor;
   if (g.pci) {
     vendor = g.pci->vendor;
@@ -249,7 +254,7 @@ FactMap gpu_facts(const GpuView& g, const Matrix& m) {
   if (!vendor.empty()) out["gpu.vendor"] = F::of_text(vendor, out["gpu.address"].source);
   std::optional<std::string> name;
   std::string name_src;
-  if (g.smi && g.smi->product_name) name = g.smi->product_name, name_src = "nvidia-smi";
+  if (g.smi && g.smi->product_name) name = g.smi->product_name, name_src = g.smi_source;
   else if (g.cuda && g.cuda->name) name = g.cuda->name, name_src = "cuDeviceGetName";
   else if (g.pci && g.pci->name) name = g.pci->name, name_src = "pci.ids";
   if (name) out["gpu.name"] = F::of_text(*name, name_src);
@@ -271,7 +276,7 @@ FactMap gpu_facts(const GpuView& g, const Matrix& m) {
     }
   }
   if (g.cuda && g.cuda->memory_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), "cuDeviceTotalMem");
-  else if (g.smi && g.smi->memory_total_mib) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.smi->memory_total_mib) / 1024.0, "nvidia-smi");
+  else if (g.smi && g.smi->memory_total_mib) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.smi->memory_total_mib) / 1024.0, g.smi_source);
   else if (g.kfd && g.kfd->vram_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.kfd->vram_bytes) / (1ull << 30), g.kfd->source);
   if (g.smi) {
     const auto& s = *g.smi;
@@ -483,21 +488,57 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
 // not above the GPU's, or PTX for a capability not above it, which the
 // driver compiles (CUDA C++ Programming Guide, "Binary Compatibility" and
 // "PTX Compatibility").
+struct CodeOnGpu {
+  bool sass = false, ptx = false;
+};
+CodeOnGpu code_on_gpu(const std::vector<std::string>& archs, const std::optional<std::string>& ptx, const Version& gpu) {
+  CodeOnGpu c;
+  for (auto& a : archs)
+    if (auto v = Version::parse(a); v && v->major() == gpu.major() && v->minor() <= gpu.minor()) c.sass = true;
+  if (ptx)
+    if (auto v = Version::parse(*ptx); v && *v <= gpu) c.ptx = true;
+  return c;
+}
+
 void build_on_gpu_facts(const FactMap& fw, const FactMap& gpu, FactMap& out) {
   auto archs = fw.find("framework.arch_list");
   auto cc = gpu.find("gpu.compute_capability");
   if (archs == fw.end() || cc == gpu.end()) return;
   auto g = Version::parse(cc->second.text);
   if (!g) return;
-  bool sass = false;
-  for (auto& a : archs->second.items)
-    if (auto v = Version::parse(a); v && v->major() == g->major() && v->minor() <= g->minor()) sass = true;
-  bool ptx = false;
-  if (auto p = fw.find("framework.ptx"); p != fw.end())
-    if (auto v = Version::parse(p->second.text); v && *v <= *g) ptx = true;
+  std::optional<std::string> ptx;
+  if (auto p = fw.find("framework.ptx"); p != fw.end()) ptx = p->second.text;
+  const auto code = code_on_gpu(archs->second.items, ptx, *g);
   const std::string src = archs->second.source + "; GPU " + cc->second.text;
-  out["build.has_sass"] = F::of_bool(sass, src);
-  out["build.runs_on_gpu"] = F::of_bool(sass || ptx, src);
+  out["build.has_sass"] = F::of_bool(code.sass, src);
+  out["build.runs_on_gpu"] = F::of_bool(code.sass || code.ptx, src);
+}
+
+// The oldest and the newest build of the framework in the matrix whose code
+// runs on the GPU, so that a fix can name one instead of "a newer build".
+void builds_for_gpu_facts(const Matrix& m, const std::string& framework, const FactMap& gpu, FactMap& out) {
+  auto cc = gpu.find("gpu.compute_capability");
+  if (cc == gpu.end()) return;
+  auto g = Version::parse(cc->second.text);
+  if (!g) return;
+  const FrameworkVariant* first = nullptr;
+  const FrameworkVariant* last = nullptr;
+  std::optional<Version> first_v, last_v;
+  for (auto& v : m.frameworks) {
+    if (v.framework != framework || v.arch_list.empty()) continue;
+    const auto code = code_on_gpu(v.arch_list, v.ptx, *g);
+    const auto ver = Version::parse(v.version);
+    if (!(code.sass || code.ptx) || !ver) continue;
+    if (!first || *ver < *first_v) first = &v, first_v = ver;
+    if (!last || *last_v < *ver) last = &v, last_v = ver;
+  }
+  const auto fact = [&](const FrameworkVariant* v) {
+    if (!v) return F::of_text("none in the matrix", "matrix: frameworks; GPU " + cc->second.text);
+    return F::of_text(v->framework + " " + v->version + (v->variant.empty() ? "" : " " + v->variant),
+                      "matrix: " + v->framework + " " + v->version + " " + v->variant + " (" + v->sources.front() + ")");
+  };
+  out["build.first_for_gpu"] = fact(first);
+  out["build.last_for_gpu"] = fact(last);
 }
 
 void merge(FactMap& into, const FactMap& from) {
@@ -562,6 +603,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m) {
         if (!gm.count("gpu.compute_capability")) continue;
         Subject x{"framework_gpu", fw.name + " " + fw.version + " on " + gpu_label(gm), {}};
         build_on_gpu_facts(fm, gm, x.facts);
+        builds_for_gpu_facts(m, fw.name, gm, x.facts);
         merge(x.facts, fs.facts);
         merge(x.facts, gm);
         out.push_back(std::move(x));

@@ -90,7 +90,9 @@ TEST_CASE("the collect_env corpus: every file imports with the values it states"
     if (auto one = first(text, R"(GPU models and configuration: GPU \d+: ([^\n]+))")) names.insert(names.begin(), *one);
     if (names.empty())
       if (auto bare = first(text, R"(GPU models and configuration: ([^\n]+))"); bare && !unknown(*bare)) names.push_back(*bare);
-    const auto driver = first(text, R"(Nvidia driver version: ([^\n]*))");
+    // At a line's start: one stored copy lost the line break before it, which
+    // leaves it inside the last GPU's name, where no reader can tell it apart.
+    const auto driver = first(text, R"((?:^|\n)[ \t]*Nvidia driver version: ([^\n]*))");
     const bool driver_known = driver && !unknown(*driver);
     if (names.empty() && !driver_known) {
       CHECK_FALSE(f.nvidia_smi);

@@ -82,6 +82,8 @@ TEST_CASE("matrix lookup: GPU by product name, longest pattern wins", "[matrix][
   CHECK(id_of(find_gpu_by_name(m, "NVIDIA Synthetic H 94GB")) == "syn-h-sxm");
   // An exact name (ignoring case) beats any pattern.
   CHECK(id_of(find_gpu_by_name(m, "nvidia synthetic h nvl")) == "syn-h-nvl");
+  // Older drivers leave out the vendor: still the exact name.
+  CHECK(id_of(find_gpu_by_name(m, "Synthetic H NVL")) == "syn-h-nvl");
   CHECK(find_gpu_by_name(m, "NVIDIA GeForce Synthetic") == nullptr);
   CHECK(find_gpu_by_name(m, "  ") == nullptr);
 }

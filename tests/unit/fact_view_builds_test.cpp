@@ -1,0 +1,59 @@
+// The facts a framework gets on one GPU: whether its code runs there, and the
+// matrix builds that would (named in the arch rules' fixes), on real
+// collect_env reports (tests/data/reports/SOURCES.md) and the embedded matrix.
+#include <catch2/catch.hpp>
+
+#include "importers/import_report.hpp"
+#include "matrix/matrix_load.hpp"
+#include "rules/fact_view.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+
+namespace {
+
+const Matrix& embedded() {
+  static const Matrix m = [] {
+    auto r = load_embedded_matrix();
+    if (!r) throw std::runtime_error(r.problem().detail);
+    return std::move(r).value();
+  }();
+  return m;
+}
+
+// The framework_gpu subject of a report (its one torch on its first GPU).
+FactMap torch_on_gpu(const std::string& report) {
+  auto r = import_report(test::data("reports/collect_env/" + report), report);
+  REQUIRE(r);
+  for (auto& s : build_subjects(r.value().facts, embedded()))
+    if (s.scope == "framework_gpu") return s.facts;
+  FAIL("no framework_gpu subject in " << report);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("a GPU newer than the build: the oldest build of the matrix that runs on it", "[rules][facts]") {
+  // RTX 5090 D (12.0) with torch 2.6.0+cu126; the first torch with sm_120 is 2.7 for CUDA 12.8.
+  const auto f = torch_on_gpu("pt150733-rtx5090d-torch2.6.0-partial.txt");
+  CHECK(f.at("build.runs_on_gpu").text == "false");
+  CHECK(f.at("build.first_for_gpu").text == "torch 2.7 cu128");
+  CHECK_THAT(f.at("build.first_for_gpu").source, Catch::StartsWith("matrix: torch 2.7 cu128 (https://"));
+  // The GPU's name is the report's, and says so.
+  CHECK_THAT(f.at("gpu.name").source, Catch::StartsWith("collect_env: line "));
+}
+
+TEST_CASE("a GPU no build of the matrix runs on", "[rules][facts]") {
+  // GeForce 210, compute capability 1.2.
+  const auto f = torch_on_gpu("pt31876-geforce210-torch1.2.0.txt");
+  CHECK(f.at("build.first_for_gpu").text == "none in the matrix");
+  CHECK(f.at("build.last_for_gpu").text == "none in the matrix");
+}
+
+TEST_CASE("a GPU the build runs on: the newest build that still does is a newer one", "[rules][facts]") {
+  // A100 (8.0) with torch 1.8.1+cu102, which has no 8.0: first 1.7.0 cu110; the newest is later than 1.8.
+  const auto f = torch_on_gpu("pt57922-a100-mig-torch1.8.1-partial.txt");
+  CHECK(f.at("build.runs_on_gpu").text == "false");
+  CHECK(f.at("build.first_for_gpu").text == "torch 1.7.0 cu110");
+  CHECK_THAT(f.at("build.last_for_gpu").text, Catch::StartsWith("torch 2."));
+}
