@@ -283,3 +283,31 @@ TEST_CASE("kernels: PCIe rates per generation", "[kernels]") {
   CHECK_FALSE(pcie_gbs(6, 16));
   CHECK_FALSE(pcie_gbs(4, 0));
 }
+
+TEST_CASE("kernels: a step the deadline never reached is unknown, not a failure", "[kernels]") {
+  // Hand-made results (synthetic), as run_device leaves them when the run's deadline passes.
+  const auto with = [](std::vector<std::pair<std::string, std::string>> checks, std::string bandwidth) {
+    KernelFacts f;
+    GpuKernelFacts g;
+    g.status = "ran";
+    for (auto& [precision, status] : checks) {
+      KernelCheck c;
+      c.precision = precision;
+      c.status = status;
+      c.expected = true;
+      g.checks.push_back(c);
+    }
+    BandwidthCheck b;
+    b.kind = "device_copy";
+    b.status = bandwidth;
+    g.bandwidth.push_back(b);
+    f.gpus.push_back(g);
+    return f;
+  };
+  CHECK(kernels_exit_code(with({{"fp32", "passed"}, {"bf16", "skipped"}}, "skipped")) == 0);
+  CHECK(kernels_exit_code(with({{"fp32", "failed"}, {"bf16", "skipped"}}, "skipped")) == 1);
+  CHECK(kernels_exit_code(with({{"fp32", "passed"}}, "timed_out")) == 1);
+  // Nothing reached a verdict: the checks could not run.
+  CHECK(kernels_exit_code(with({{"fp32", "skipped"}, {"bf16", "skipped"}}, "skipped")) == 2);
+  CHECK(kernels_exit_code(with({{"fp32", "not_implemented"}}, "passed")) == 0);
+}
