@@ -33,7 +33,10 @@ Result<KernelModule> parse_nvrm_version(std::string_view text) {
         m.version = std::string(w);
         std::string build;
         for (std::size_t k = i + 1; k < words.size(); ++k)
-          if (!words[k].empty()) build += (build.empty() ? "" : " ") + std::string(words[k]);
+          if (!words[k].empty()) {
+            if (!build.empty()) build += ' ';
+            build += words[k];
+          }
         if (!build.empty()) m.build = build;
       }
     }

@@ -488,7 +488,12 @@ Result<InterpreterAnswer> parse_interpreter_answer(std::string_view text) {
     if (nul == std::string_view::npos) break;
     from = nul + 1;
   }
-  const auto shown = [&] { return "\"" + std::string(trim(text.substr(0, std::min<std::size_t>(80, text.find('\0'))))) + "\""; };
+  const auto shown = [&] {
+    std::string s = "\"";
+    s += trim(text.substr(0, std::min<std::size_t>(80, text.find('\0'))));
+    s += '"';
+    return s;
+  };
   if (fields.size() < 4)
     return Problem{Reason::malformed, "", "the sys.path answer is not version, prefix, base prefix, executable and paths separated by NUL: " + shown()};
   if (!Version::parse(fields[0]))

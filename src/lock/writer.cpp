@@ -76,7 +76,10 @@ std::optional<Problem> write_file_atomically(const std::string& path, std::strin
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".tmp-XXXXXX";
+  std::string tmpl = (dir / name).string();
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) return Problem{Reason::failed, path, std::string("cannot create a temporary file beside it: ") + std::strerror(errno)};
   auto fail = [&](const char* what) {

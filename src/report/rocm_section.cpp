@@ -49,7 +49,10 @@ void rocm_section(Writer& w, const Facts& f) {
   for (auto& t : order) {
     const auto& ids = same[t];
     std::string label = ids.size() == 1 ? "KFD node " : "KFD nodes ";
-    for (std::size_t i = 0; i < ids.size(); ++i) label += (i ? "," : "") + std::to_string(ids[i]);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (i) label += ',';
+      label += std::to_string(ids[i]);
+    }
     w.fact(label, (ids.size() > 1 ? std::to_string(ids.size()) + " × " : std::string()) + t);
   }
   if (r.smi) {
