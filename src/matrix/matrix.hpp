@@ -63,6 +63,7 @@ struct FrameworkVariant {
   std::optional<std::string> cuda;          // "12.1"
   std::optional<std::string> rocm;          // "6.0"
   std::vector<std::string> arch_list;       // compiled SASS: "5.0", "8.0", "9.0" (compute capabilities)
+  std::vector<std::string> gfx_targets;     // a ROCm build's code objects: "gfx90a", "gfx942"
   std::optional<std::string> ptx;           // the compute capability PTX is embedded for, if any
   std::optional<std::string> min_compute_capability;  // libraries that state one (flash-attn 2: 8.0)
   std::optional<std::string> max_compute_capability;

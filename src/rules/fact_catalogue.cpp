@@ -110,6 +110,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"framework.driver_cuda_floor", K::version, "framework", "oldest driver CUDA that runs the build: \"12.0\" for a cu121 build (minor-version compatibility), the build's own CUDA before CUDA 11 (matrix)"},
       {"framework.cuda_compat_min_driver", K::version, "framework", "oldest driver of that CUDA major's minor-version compatibility (matrix)"},
       {"framework.cuda_min_compute_capability", K::version, "framework", "oldest compute capability the CUDA major it was built for supports (matrix)"},
+      {"framework.gfx_targets", K::list, "framework", "the gfx targets a ROCm build carries code for (matrix)"},
       {"framework.cuda_available", K::boolean, "framework", "the framework says CUDA is available (--deep)"},
       {"framework.tf32_matmul", K::boolean, "framework", "torch.backends.cuda.matmul.allow_tf32 (--deep)"},
       {"framework.float32_matmul_precision", K::text, "framework", "torch.get_float32_matmul_precision() (--deep)"},
@@ -117,6 +118,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       // framework_gpu
       {"build.runs_on_gpu", K::boolean, "framework_gpu", "the build has SASS for this GPU's architecture, or PTX the driver can compile for it"},
       {"build.has_sass", K::boolean, "framework_gpu", "the build has SASS that runs on this GPU (same major, minor not above)"},
+      {"build.has_gfx_target", K::boolean, "framework_gpu", "a ROCm build carries code for this GPU's gfx target (matrix)"},
       {"build.first_for_gpu", K::text, "framework_gpu", "the oldest build of the framework whose code runs on this GPU: \"torch 2.7 cu128\"; \"none in the matrix\" (matrix)"},
       {"build.last_for_gpu", K::text, "framework_gpu", "the newest build of the framework whose code runs on this GPU (matrix)"},
   };

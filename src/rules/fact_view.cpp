@@ -27,6 +27,13 @@ bool has_note(const Facts& f, std::string_view subject, std::string_view item, R
   });
 }
 
+// A gfx target id may carry features ("gfx90a:sramecc+:xnack-"); build lists name processors.
+std::string gfx_processor(const std::string& target) { return target.substr(0, target.find(':')); }
+
+bool lists(const std::vector<std::string>& targets, const std::string& gfx) {
+  return std::find(targets.begin(), targets.end(), gfx_processor(gfx)) != targets.end();
+}
+
 // One physical GPU as the different probes saw it.
 struct GpuView {
   std::string address;
@@ -319,12 +326,9 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
   for (auto& g : gpus) {
     const auto gfx = g.find("gpu.gfx_target");
     if (gfx == g.end()) continue;
-    // A target id may carry features ("gfx90a:sramecc+:xnack-"); the lists name processors.
-    const std::string target = gfx->second.text.substr(0, gfx->second.text.find(':'));
-    const auto in = [&](const std::vector<std::string>& list) { return std::find(list.begin(), list.end(), target) != list.end(); };
-    const bool deprecated = in(r->deprecated_gfx_targets);
-    const std::string why = src + "; " + target + " from " + gfx->second.source;
-    g["gpu.rocm_release_supports_gfx"] = F::of_bool(deprecated || in(r->gfx_targets), why);
+    const bool deprecated = lists(r->deprecated_gfx_targets, gfx->second.text);
+    const std::string why = src + "; " + gfx_processor(gfx->second.text) + " from " + gfx->second.source;
+    g["gpu.rocm_release_supports_gfx"] = F::of_bool(deprecated || lists(r->gfx_targets, gfx->second.text), why);
     g["gpu.rocm_release_deprecates_gfx"] = F::of_bool(deprecated, why);
   }
 }
@@ -453,6 +457,7 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
     const std::string src = "matrix: " + v->framework + " " + v->version + (v->variant.empty() ? "" : " " + v->variant) +
                             " (" + v->sources.front() + ")";
     if (!v->arch_list.empty()) out["framework.arch_list"] = F::of_list(v->arch_list, src);
+    if (!v->gfx_targets.empty()) out["framework.gfx_targets"] = F::of_list(v->gfx_targets, src);
     if (v->ptx) out["framework.ptx"] = F::of_version(*v->ptx, src);
     if (v->min_compute_capability) out["framework.min_compute_capability"] = F::of_version(*v->min_compute_capability, src);
     if (v->max_compute_capability) out["framework.max_compute_capability"] = F::of_version(*v->max_compute_capability, src);
@@ -501,6 +506,11 @@ CodeOnGpu code_on_gpu(const std::vector<std::string>& archs, const std::optional
 }
 
 void build_on_gpu_facts(const FactMap& fw, const FactMap& gpu, FactMap& out) {
+  auto targets = fw.find("framework.gfx_targets");
+  auto gfx = gpu.find("gpu.gfx_target");
+  if (targets != fw.end() && gfx != gpu.end())
+    out["build.has_gfx_target"] = F::of_bool(lists(targets->second.items, gfx->second.text),
+                                             targets->second.source + "; GPU " + gfx->second.text);
   auto archs = fw.find("framework.arch_list");
   auto cc = gpu.find("gpu.compute_capability");
   if (archs == fw.end() || cc == gpu.end()) return;
@@ -517,23 +527,31 @@ void build_on_gpu_facts(const FactMap& fw, const FactMap& gpu, FactMap& out) {
 // The oldest and the newest build of the framework in the matrix whose code
 // runs on the GPU, so that a fix can name one instead of "a newer build".
 void builds_for_gpu_facts(const Matrix& m, const std::string& framework, const FactMap& gpu, FactMap& out) {
-  auto cc = gpu.find("gpu.compute_capability");
-  if (cc == gpu.end()) return;
-  auto g = Version::parse(cc->second.text);
-  if (!g) return;
+  std::optional<Version> cc;
+  if (auto it = gpu.find("gpu.compute_capability"); it != gpu.end()) cc = Version::parse(it->second.text);
+  std::string gfx;
+  if (auto it = gpu.find("gpu.gfx_target"); it != gpu.end()) gfx = it->second.text;
+  if (!cc && gfx.empty()) return;
+  const auto runs = [&](const FrameworkVariant& v) {
+    if (cc && !v.arch_list.empty()) {
+      const auto code = code_on_gpu(v.arch_list, v.ptx, *cc);
+      return code.sass || code.ptx;
+    }
+    return !gfx.empty() && lists(v.gfx_targets, gfx);
+  };
   const FrameworkVariant* first = nullptr;
   const FrameworkVariant* last = nullptr;
   std::optional<Version> first_v, last_v;
   for (auto& v : m.frameworks) {
-    if (v.framework != framework || v.arch_list.empty()) continue;
-    const auto code = code_on_gpu(v.arch_list, v.ptx, *g);
+    if (v.framework != framework) continue;
     const auto ver = Version::parse(v.version);
-    if (!(code.sass || code.ptx) || !ver) continue;
+    if (!ver || !runs(v)) continue;
     if (!first || *ver < *first_v) first = &v, first_v = ver;
     if (!last || *last_v < *ver) last = &v, last_v = ver;
   }
+  const std::string gpu_text = cc ? cc->text() : gfx;
   const auto fact = [&](const FrameworkVariant* v) {
-    if (!v) return F::of_text("none in the matrix", "matrix: frameworks; GPU " + cc->second.text);
+    if (!v) return F::of_text("none in the matrix", "matrix: frameworks; GPU " + gpu_text);
     return F::of_text(v->framework + " " + v->version + (v->variant.empty() ? "" : " " + v->variant),
                       "matrix: " + v->framework + " " + v->version + " " + v->variant + " (" + v->sources.front() + ")");
   };
@@ -600,7 +618,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m) {
       merge(fs.facts, host);
       out.push_back(fs);
       for (auto& gm : gpu_maps) {
-        if (!gm.count("gpu.compute_capability")) continue;
+        if (!gm.count("gpu.compute_capability") && !gm.count("gpu.gfx_target")) continue;
         Subject x{"framework_gpu", fw.name + " " + fw.version + " on " + gpu_label(gm), {}};
         build_on_gpu_facts(fm, gm, x.facts);
         builds_for_gpu_facts(m, fw.name, gm, x.facts);

@@ -57,3 +57,33 @@ TEST_CASE("a GPU the build runs on: the newest build that still does is a newer 
   CHECK(f.at("build.first_for_gpu").text == "torch 1.7.0 cu110");
   CHECK_THAT(f.at("build.last_for_gpu").text, Catch::StartsWith("torch 2."));
 }
+
+TEST_CASE("a ROCm build and an AMD GPU: the gfx target in the build's list, and the builds that carry it", "[rules][facts]") {
+  // Hand-made facts (synthetic): one KFD node reporting gfx942 (MI300X) and
+  // torch 2.1.2+rocm5.6, whose wheels PyTorch built without gfx942.
+  Facts f;
+  KfdNode n;
+  n.node = 2;
+  n.gfx_target = "gfx942";
+  n.source = "/sys/class/kfd/kfd/topology/nodes/2/properties";
+  f.software.rocm.gpu_nodes.push_back(n);
+  PythonEnv e;
+  e.interpreter = "/opt/venv/bin/python3";
+  FrameworkBuild t;
+  t.name = "torch";
+  t.version = "2.1.2+rocm5.6";
+  t.local_tag = "rocm5.6";
+  t.hip = "5.6.31061";
+  t.source = "/opt/venv/lib/python3.10/site-packages/torch/version.py";
+  e.frameworks.push_back(t);
+  f.software.python.push_back(e);
+  const FactMap* on_gpu = nullptr;
+  const auto subjects = build_subjects(f, embedded());
+  for (auto& s : subjects)
+    if (s.scope == "framework_gpu") on_gpu = &s.facts;
+  REQUIRE(on_gpu);
+  CHECK(on_gpu->at("build.has_gfx_target").text == "false");
+  CHECK_THAT(on_gpu->at("framework.gfx_targets").source, Catch::Contains("pytorch/builder"));
+  CHECK(on_gpu->at("build.first_for_gpu").text == "torch 2.3 rocm6.0");  // gfx942 from ROCm 6.0 on
+  CHECK_FALSE(on_gpu->count("build.runs_on_gpu"));  // a CUDA question: unknown here
+}
