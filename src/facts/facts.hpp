@@ -282,6 +282,7 @@ struct KfdNode {
   std::optional<int> simd_count;
   std::optional<std::uint64_t> vram_bytes;
   std::optional<std::string> device_id;       // PCI device id, hex
+  std::optional<std::string> name;            // product name: only a report gives one (KFD has none)
   std::string source;
 };
 

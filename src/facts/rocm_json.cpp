@@ -18,6 +18,7 @@ J to_json(const KfdNode& n) {
            {"simd_count", opt(n.simd_count)},
            {"vram_bytes", opt(n.vram_bytes)},
            {"device_id", opt(n.device_id)},
+           {"name", opt(n.name)},
            {"source", n.source}};
 }
 

@@ -170,15 +170,29 @@ PythonEnv python_env(const CollectEnvReport& r, const std::string& label) {
   return e;
 }
 
-std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::string& label) {
-  NvidiaSmiFacts s;
-  s.driver_version = known(r.driver_version);
-  // Older releases print one GPU's bare name (torch.cuda.get_device_name).
+// "GPU n: name" lines, else the one bare name older releases print
+// (torch.cuda.get_device_name).
+std::vector<ReportGpuLine> report_gpus(const CollectEnvReport& r) {
   std::vector<ReportGpuLine> gpus = r.gpus;
   if (gpus.empty())
     if (auto bare = known(r.gpu_models)) gpus.push_back(ReportGpuLine{std::nullopt, *bare, std::nullopt, r.gpu_models->line});
-  if (!s.driver_version && gpus.empty()) return std::nullopt;
+  return gpus;
+}
+
+// A ROCm build's collect_env appends the GPU's gfx target id to its name:
+// "AMD Radeon RX 5700 XT (gfx1010:xnack-)". Returns {name, target}.
+std::optional<std::pair<std::string, std::string>> amd_gpu(const std::string& name) {
+  const auto open = name.rfind(" (gfx");
+  if (open == std::string::npos || name.back() != ')') return std::nullopt;
+  return std::make_pair(name.substr(0, open), name.substr(open + 2, name.size() - open - 3));
+}
+
+std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::string& label) {
+  NvidiaSmiFacts s;
+  s.driver_version = known(r.driver_version);
+  const auto gpus = report_gpus(r);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
+    if (amd_gpu(gpus[i].name)) continue;
     SmiGpu g;
     // No PCI address in the report: a stable placeholder that names the GPU's
     // index, so findings can still point at "GPU 2" (docs/report-formats.md).
@@ -187,9 +201,27 @@ std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::string& 
     g.uuid = gpus[i].uuid;
     s.gpus.push_back(std::move(g));
   }
+  if (!s.driver_version && s.gpus.empty()) return std::nullopt;
   const int line = r.gpu_models ? r.gpu_models->line : (r.driver_version ? r.driver_version->line : 0);
   s.source = at(label, line);
   return s;
+}
+
+// AMD GPUs stand in for KFD nodes, numbered by the report's GPU index.
+std::vector<KfdNode> kfd_nodes(const CollectEnvReport& r, const std::string& label) {
+  std::vector<KfdNode> out;
+  const auto gpus = report_gpus(r);
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const auto amd = amd_gpu(gpus[i].name);
+    if (!amd) continue;
+    KfdNode n;
+    n.node = gpus[i].index.value_or(static_cast<int>(i));
+    n.name = amd->first;
+    n.gfx_target = amd->second;
+    n.source = at(label, gpus[i].line);
+    out.push_back(std::move(n));
+  }
+  return out;
 }
 
 }  // namespace
@@ -218,6 +250,7 @@ Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, con
       if (auto lib = wheel_library(p.name))
         sw.libraries.push_back(LibraryInstall{*lib, p.version, at(label, p.line), std::nullopt, "pip (from report)"});
   sw.rocm.hip_version = known(r.hip_runtime);
+  sw.rocm.gpu_nodes = kfd_nodes(r, label);
   if (auto v = known(r.rocm_version))
     sw.rocm.installs.push_back(RocmInstall{"(from report)", *v, at(label, r.rocm_version->line), true});
 

@@ -121,6 +121,7 @@ RocmFacts read_rocm(JsonReader& r, const Node& n) {
     node.simd_count = r.opt_narrow<int>(k, "simd_count");
     node.vram_bytes = r.opt_uint(k, "vram_bytes");
     node.device_id = r.opt_string(k, "device_id");
+    node.name = r.opt_string(k, "name");
     node.source = r.string(k, "source");
     f.gpu_nodes.push_back(std::move(node));
   }

@@ -119,7 +119,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"build.runs_on_gpu", K::boolean, "framework_gpu", "the build has SASS for this GPU's architecture, or PTX the driver can compile for it"},
       {"build.has_sass", K::boolean, "framework_gpu", "the build has SASS that runs on this GPU (same major, minor not above)"},
       {"build.has_gfx_target", K::boolean, "framework_gpu", "a ROCm build carries code for this GPU's gfx target (matrix)"},
-      {"build.first_for_gpu", K::text, "framework_gpu", "the oldest build of the framework whose code runs on this GPU: \"torch 2.7 cu128\"; \"none in the matrix\" (matrix)"},
+      {"build.first_for_gpu", K::text, "framework_gpu", "the oldest build of the framework whose code runs on this GPU: \"torch 2.7 cu128\"; \"none\" when no build in the matrix does (matrix)"},
       {"build.last_for_gpu", K::text, "framework_gpu", "the newest build of the framework whose code runs on this GPU (matrix)"},
   };
   return specs;

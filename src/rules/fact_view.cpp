@@ -263,6 +263,7 @@ FactMap gpu_facts(const GpuView& g, const Matrix& m) {
   std::string name_src;
   if (g.smi && g.smi->product_name) name = g.smi->product_name, name_src = g.smi_source;
   else if (g.cuda && g.cuda->name) name = g.cuda->name, name_src = "cuDeviceGetName";
+  else if (g.kfd && g.kfd->name) name = g.kfd->name, name_src = g.kfd->source;
   else if (g.pci && g.pci->name) name = g.pci->name, name_src = "pci.ids";
   if (name) out["gpu.name"] = F::of_text(*name, name_src);
   const GpuModel* model = model_of(m, g);
@@ -551,7 +552,7 @@ void builds_for_gpu_facts(const Matrix& m, const std::string& framework, const F
   }
   const std::string gpu_text = cc ? cc->text() : gfx;
   const auto fact = [&](const FrameworkVariant* v) {
-    if (!v) return F::of_text("none in the matrix", "matrix: frameworks; GPU " + gpu_text);
+    if (!v) return F::of_text("none", "matrix: frameworks; GPU " + gpu_text);
     return F::of_text(v->framework + " " + v->version + (v->variant.empty() ? "" : " " + v->variant),
                       "matrix: " + v->framework + " " + v->version + " " + v->variant + " (" + v->sources.front() + ")");
   };

@@ -94,6 +94,23 @@ TEST_CASE("the collect_env corpus: every file imports with the values it states"
     // leaves it inside the last GPU's name, where no reader can tell it apart.
     const auto driver = first(text, R"((?:^|\n)[ \t]*Nvidia driver version: ([^\n]*))");
     const bool driver_known = driver && !unknown(*driver);
+    // A ROCm build names its GPUs with the gfx target appended: KFD node stand-ins.
+    std::vector<std::string> amd;
+    const std::regex amd_re(R"((.*) \((gfx[^)]*)\)$)");
+    for (auto it = names.begin(); it != names.end();) {
+      std::smatch m;
+      if (std::regex_match(*it, m, amd_re)) {
+        amd.push_back(m[1].str() + "|" + m[2].str());
+        it = names.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    REQUIRE(f.software.rocm.gpu_nodes.size() == amd.size());
+    for (std::size_t i = 0; i < amd.size(); ++i) {
+      const auto& n = f.software.rocm.gpu_nodes[i];
+      CHECK(n.name.value_or("") + "|" + n.gfx_target.value_or("") == amd[i]);
+    }
     if (names.empty() && !driver_known) {
       CHECK_FALSE(f.nvidia_smi);
     } else {
@@ -175,6 +192,12 @@ TEST_CASE("collect_env: the PyTorch build", "[importers][collect_env]") {
     CHECK(miopen);
     CHECK(f.system.os.pretty_name == "Gentoo Linux");
     CHECK(f.system.arch == "x86_64");
+    // The AMD GPU: a KFD node stand-in with its gfx target, not an NVIDIA GPU.
+    CHECK_FALSE(f.nvidia_smi);
+    REQUIRE(f.software.rocm.gpu_nodes.size() == 1);
+    CHECK(f.software.rocm.gpu_nodes[0].name == "AMD Radeon RX 5700 XT");
+    CHECK(f.software.rocm.gpu_nodes[0].gfx_target == "gfx1010:xnack-");
+    CHECK(f.software.rocm.gpu_nodes[0].source == "collect_env: line 17");
   }
   SECTION("conda's build string gives the cuDNN PyTorch was built with") {
     const auto f = import_snippet(gpucheck::test::data("reports/collect_env/pt33469-titanxp-torch1.4.0-conda.txt"));
