@@ -64,7 +64,8 @@ std::optional<std::string> version_from_defines(const std::map<std::string, long
   for (auto& n : names) {
     auto it = defines.find(n);
     if (it == defines.end()) return std::nullopt;
-    v += (v.empty() ? "" : ".") + std::to_string(it->second);
+    if (!v.empty()) v += '.';
+    v += std::to_string(it->second);
   }
   return v;
 }

@@ -50,7 +50,9 @@ std::string describe_condition(const Condition& c) {
   else if (c.op == "in" || c.op == "not_in") {
     std::vector<std::string> vs;
     for (auto& v : c.values) vs.push_back(quoted(v, c));
-    rhs = "[" + join(vs, ", ") + "]";
+    rhs = '[';
+    rhs += join(vs, ", ");
+    rhs += ']';
   } else if (!c.values.empty()) {
     rhs = quoted(c.values.front(), c);
   }
