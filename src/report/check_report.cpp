@@ -57,7 +57,7 @@ void summary(Writer& w, const Facts& f) {
     for (auto& d : f.pci)
       if (d.kind == "gpu") add(d.name.value_or(d.vendor + " " + d.vendor_id + ":" + d.device_id));
   }
-  if (order.empty())  // a ROCm report names its GPUs only as KFD nodes stand-ins
+  if (order.empty())  // a ROCm report names its GPUs only as KFD node stand-ins
     for (auto& n : f.software.rocm.gpu_nodes) {
       std::string name = n.name.value_or("AMD GPU");
       if (n.gfx_target) name.append(" (").append(*n.gfx_target).append(")");
