@@ -2,12 +2,15 @@
 // visible GPU (in watched child processes) and print a table per GPU, or the
 // facts as JSON. Exit code: 0 every expected check passed, 1 one did not,
 // 2 the checks could not run (docs/exit-codes.md).
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "kernels/nvml_api.hpp"
 #include "kernels/run.hpp"
 
 namespace gpucheck {
@@ -23,6 +26,41 @@ std::string fixed(std::optional<double> v, int digits) {
 std::string pad(std::string s, std::size_t w) {
   if (s.size() < w) s.append(w - s.size(), ' ');
   return s;
+}
+
+// The sustained run in a few lines: did the rate hold, how hot, which
+// clock-event reasons NVML reported.
+std::string sustained_text(const SustainedRun& s) {
+  std::ostringstream o;
+  o << "  sustained " << (s.precision.empty() ? "-" : s.precision) << " for " << fixed(s.duration_s, 1) << " s: " << s.status;
+  if (s.reason) o << " (" << *s.reason << ")";
+  o << ", " << s.samples.size() << " samples\n";
+  std::optional<double> first, last, lowest;
+  std::optional<int> hottest;
+  std::uint64_t reasons = 0;
+  for (auto& x : s.samples) {
+    if (x.tflops) {
+      if (!first) first = x.tflops;
+      last = x.tflops;
+      lowest = std::min(lowest.value_or(*x.tflops), *x.tflops);
+    }
+    if (x.temperature_c) hottest = std::max(hottest.value_or(*x.temperature_c), *x.temperature_c);
+    reasons |= x.throttle_reasons.value_or(0);
+  }
+  if (first) {
+    o << "    rate " << fixed(first, 1) << " -> " << fixed(last, 1) << " TFLOP/s";
+    if (*first > 0) o << ", lowest " << fixed(*lowest / *first * 100, 0) << "% of the first interval";
+    o << "\n";
+  }
+  if (hottest) o << "    hottest " << *hottest << " C\n";
+  if (!s.telemetry) {
+    std::string names;
+    for (auto& n : kernels::nvml::clock_event_names(reasons)) names += (names.empty() ? "" : ", ") + n;
+    if (!s.samples.empty()) o << "    clock-event reasons seen: " << (names.empty() ? "none" : names) << "\n";
+  } else {
+    o << "    no clocks or temperature: " << *s.telemetry << "\n";
+  }
+  return o.str();
 }
 
 std::string render_text(const KernelFacts& k) {
@@ -57,6 +95,7 @@ std::string render_text(const KernelFacts& k) {
       if (b.reason) o << "  " << *b.reason;
       o << "\n";
     }
+    if (g.sustained) o << sustained_text(*g.sustained);
     if (g.child_restarts) o << "  the check process was restarted " << g.child_restarts << " time(s) after a hang, crash or context error\n";
   }
   return o.str();
@@ -82,8 +121,22 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       ->allow_extra_args(false);
   cmd->add_option("--step-timeout", *step_timeout, "Seconds one check may take before its process is killed")
       ->check(CLI::Range(0.5, 600.0));
-  cmd->callback([&g, &action, json, precisions, step_timeout] {
-    action = [&g, json, precisions, step_timeout] {
+  auto duration = std::make_shared<double>(0);
+  cmd->add_option("--duration", *duration,
+                  "Sustained mode: after the checks, run one tensor-core throughput kernel (bf16, else fp16, else fp32 "
+                  "FMA) on each GPU for this many seconds (more than 0, at most 3600), sampling the rate, clocks, "
+                  "temperature, power and clock-event (throttle) reasons every 0.5 s (NVML; without it, rates only)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0') return "expected a number of seconds, got '" + text + "'";
+            if (!(v > 0) || v > 3600) return "must be more than 0 and at most 3600 seconds, got " + text;
+            return {};
+          },
+          "SECONDS in (0, 3600]"));
+  cmd->callback([&g, &action, json, precisions, step_timeout, duration] {
+    action = [&g, json, precisions, step_timeout, duration] {
       if (!live_only(g, "kernel checks run")) return kExitUsage;
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
@@ -92,6 +145,9 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       kernels::KernelRequest req = kernels::request_for(*facts, &knowledge->matrix);
       req.precisions = *precisions;
       req.step_timeout = Millis(static_cast<long>(*step_timeout * 1000));
+      req.session.sustained_s = *duration;
+      // A sample is the line that feeds the per-step watchdog: keep several within one step timeout.
+      req.session.sample_s = std::min(0.5, *step_timeout / 4);
       req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
       const KernelFacts result = kernels::run_kernel_checks(req);
       if (*json) {

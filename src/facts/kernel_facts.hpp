@@ -62,18 +62,23 @@ struct BandwidthCheck {
   std::optional<bool> correct;                // the copied data arrived intact
 };
 
-// A sample of the sustained mode (--duration).
+// A sample of the sustained mode (--duration): one interval of about 0.5 s.
 struct SustainedSample {
-  double t_s = 0;
+  double t_s = 0;                             // seconds since the sustained run began, at the interval's end
   std::optional<double> tflops;
   std::optional<int> sm_clock_mhz, mem_clock_mhz, temperature_c;
   std::optional<double> power_w;
   std::optional<std::uint64_t> throttle_reasons;  // nvmlClocksEventReasons bit mask
 };
 
+// One throughput kernel run for --duration seconds (docs/kernels.md).
 struct SustainedRun {
-  std::string precision;
-  double duration_s = 0;
+  std::string precision;                      // the best of bf16, fp16, fp32 the GPU has
+  std::optional<std::string> kernel;          // .entry name
+  // ran, jit_failed, launch_failed, failed, timed_out, crashed, context_error, skipped, not_run
+  std::string status;
+  std::optional<std::string> reason;
+  double duration_s = 0;                      // asked for
   std::vector<SustainedSample> samples;
   std::optional<std::string> telemetry;       // NVML's absence or failure, in words
 };

@@ -60,7 +60,8 @@ J to_json(const SustainedRun& s) {
                         {"temperature_c", opt(x.temperature_c)},
                         {"power_w", opt(x.power_w)},
                         {"throttle_reasons", opt(x.throttle_reasons)}});
-  return J{{"precision", s.precision}, {"duration_s", s.duration_s}, {"samples", std::move(samples)}, {"telemetry", opt(s.telemetry)}};
+  return J{{"precision", s.precision}, {"kernel", opt(s.kernel)}, {"status", s.status}, {"reason", opt(s.reason)},
+           {"duration_s", s.duration_s}, {"samples", std::move(samples)}, {"telemetry", opt(s.telemetry)}};
 }
 
 J to_json(const GpuKernelFacts& g) {

@@ -57,6 +57,9 @@ BandwidthCheck read_bandwidth(JsonReader& r, const Node& n) {
 SustainedRun read_sustained(JsonReader& r, const Node& n) {
   SustainedRun s;
   s.precision = r.string(n, "precision");
+  s.kernel = r.opt_string(n, "kernel");
+  s.status = r.string(n, "status");
+  s.reason = r.opt_string(n, "reason");
   s.duration_s = r.number(n, "duration_s");
   for (auto& x : r.objects(r.child(n, "samples"))) {
     SustainedSample m;

@@ -83,10 +83,37 @@ const KernelSpec* pick(const std::string& precision, int cc) {
 struct Plan {
   std::vector<std::string> steps;
   std::map<std::string, std::size_t> check_of_step;  // step -> index in gpu.checks
+  SessionOptions session;                            // the request's, with this device's sustained kernel
 };
+
+// The sustained run's kernel: tensor-core throughput at the best precision the
+// device has among bf16 and fp16, else FP32 FMA on the CUDA cores.
+void plan_sustained(GpuKernelFacts& gpu, Plan& plan, const KernelRequest& req, int cc, const ArchPrecisions* arch) {
+  if (req.session.sustained_s <= 0) return;
+  SustainedRun run;
+  run.duration_s = req.session.sustained_s;
+  for (const char* p : {"bf16", "fp16", "fp32"}) {
+    const KernelSpec* k = pick(p, cc);
+    if (!k) continue;
+    if (arch && std::find(arch->precisions.begin(), arch->precisions.end(), p) == arch->precisions.end()) continue;
+    run.precision = p;
+    run.kernel = k->entry;
+    break;
+  }
+  if (!run.kernel) {
+    run.status = "skipped";
+    run.reason = "no bf16, fp16 or fp32 kernel runs on compute capability " + gpu.compute_capability.value_or("?");
+  } else {
+    run.status = "not_run";
+    plan.session.sustained_kernel = *run.kernel;
+    plan.steps.push_back("sustained");
+  }
+  gpu.sustained = std::move(run);
+}
 
 Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
   Plan plan;
+  plan.session = req.session;
   const int cc = cc_number(gpu.compute_capability.value_or(""));
   const ArchPrecisions* arch = find_arch(req.matrix, gpu.compute_capability.value_or(""));
   if (arch) gpu.architecture = arch->architecture;
@@ -124,7 +151,28 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
   }
   if (req.precisions.empty() || std::find(req.precisions.begin(), req.precisions.end(), "bandwidth") != req.precisions.end())
     plan.steps.push_back("bandwidth");
+  plan_sustained(gpu, plan, req, cc, arch);
   return plan;
+}
+
+SustainedSample read_sample(const json& j) {
+  SustainedSample s;
+  s.t_s = get<double>(j, "t_s").value_or(0);
+  s.tflops = get<double>(j, "tflops");
+  s.sm_clock_mhz = get<int>(j, "sm_clock_mhz");
+  s.mem_clock_mhz = get<int>(j, "mem_clock_mhz");
+  s.temperature_c = get<int>(j, "temperature_c");
+  s.power_w = get<double>(j, "power_w");
+  s.throttle_reasons = get<std::uint64_t>(j, "throttle_reasons");
+  return s;
+}
+
+void fill_sustained(SustainedRun& run, const json& r) {
+  run.status = get<std::string>(r, "status").value_or("failed");
+  if (auto e = get<std::string>(r, "reason")) run.reason = e;
+  if (auto e = get<std::string>(r, "jit_error")) run.reason = "the kernel did not load: " + *e;
+  if (auto e = get<std::string>(r, "launch_error")) run.reason = e;
+  if (auto t = get<std::string>(r, "telemetry")) run.telemetry = t;
 }
 
 void fill_check(KernelCheck& c, const json& r) {
@@ -178,6 +226,13 @@ void fill_bandwidth(GpuKernelFacts& gpu, const json& r, const std::string& fallb
 // What a step that got no answer becomes: its status and reason.
 void fail_step(GpuKernelFacts& gpu, const Plan& plan, const std::string& step, const std::string& status,
                const std::string& reason) {
+  if (step == "sustained") {
+    if (gpu.sustained) {
+      gpu.sustained->status = status;
+      gpu.sustained->reason = reason;
+    }
+    return;
+  }
   if (step == "bandwidth") {
     fill_bandwidth(gpu, json{{"status", status}, {"reason", reason}}, status);
     return;
@@ -203,7 +258,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
       return;
     }
     const ChildEnd how = run_streaming_child(
-        [&](const LineSink& sink) { session_run(req.libcuda, ordinal, remaining, req.session, sink); },
+        [&](const LineSink& sink) { session_run(req.libcuda, ordinal, remaining, plan.session, sink); },
         [&](const std::string& line) -> Millis {
           json j = json::parse(line, nullptr, false);
           if (j.is_discarded()) return req.step_timeout;
@@ -212,10 +267,15 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
           } else if (auto step = get<std::string>(j, "step")) {
             const json& r = j["result"];
             if (*step == "bandwidth") fill_bandwidth(gpu, r, "failed");
+            else if (*step == "sustained" && gpu.sustained) fill_sustained(*gpu.sustained, r);
             else if (auto it = plan.check_of_step.find(*step); it != plan.check_of_step.end()) fill_check(gpu.checks[it->second], r);
             remaining.erase(std::remove(remaining.begin(), remaining.end(), *step), remaining.end());
             current.clear();
             context_lost = r.value("context_error", false);
+          } else if (auto sample = j.find("sample"); sample != j.end() && sample->is_object() && gpu.sustained) {
+            gpu.sustained->samples.push_back(read_sample(*sample));
+          } else if (auto t = get<std::string>(j, "telemetry"); t && gpu.sustained) {
+            gpu.sustained->telemetry = t;
           } else if (j.contains("fatal")) {
             fatal = j["fatal"].dump();
           } else if (auto e = get<std::string>(j, "child_exception")) {
@@ -315,7 +375,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
   KernelFacts f;
   f.cuda_visible_devices = req.cuda_visible_devices;
   if (req.matrix) f.matrix_version = req.matrix->version;
-  const auto end = std::chrono::steady_clock::now() + req.overall;
+  auto end = std::chrono::steady_clock::now() + req.overall;
   for (auto& [bus, name] : req.amd_gpus) {
     GpuKernelFacts g;
     g.vendor = "amd";
@@ -363,7 +423,13 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
     return f;
   }
   std::vector<GpuKernelFacts> nvidia;
-  for (auto& d : listing.value("devices", json::array())) {
+  const json devices = listing.value("devices", json::array());
+  // The sustained step lasts its duration on each device, on top of the
+  // ordinary deadline; its samples keep the per-line watchdog fed.
+  if (req.session.sustained_s > 0)
+    end += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(req.session.sustained_s * static_cast<double>(devices.size())));
+  for (auto& d : devices) {
     GpuKernelFacts g;
     g.vendor = "nvidia";
     g.ordinal = get<int>(d, "ordinal");
@@ -405,6 +471,9 @@ int kernels_exit_code(const KernelFacts& f) {
     }
     for (auto& b : g.bandwidth)
       if (b.status != "passed" && b.status != "skipped") any_failed = true;
+    // A sustained run that hung, crashed or could not launch failed; its
+    // rates and clocks are reported, not judged.
+    if (g.sustained && g.sustained->status != "ran" && g.sustained->status != "skipped") any_failed = true;
   }
   if (any_failed) return 1;
   return any_expected && !any_judged ? 2 : 0;
@@ -413,7 +482,13 @@ int kernels_exit_code(const KernelFacts& f) {
 KernelRequest request_for(const Facts& facts, const Matrix* matrix) {
   KernelRequest req;
   req.matrix = matrix;
-  if (facts.nvidia_driver.libcuda.path) req.libcuda = {*facts.nvidia_driver.libcuda.path, "libcuda.so.1"};
+  if (facts.nvidia_driver.libcuda.path) {
+    req.libcuda = {*facts.nvidia_driver.libcuda.path, "libcuda.so.1"};
+    // The driver installs NVML beside libcuda; the soname search is the fallback.
+    const std::string& p = *facts.nvidia_driver.libcuda.path;
+    if (const auto slash = p.rfind('/'); slash != std::string::npos)
+      req.session.nvml = {p.substr(0, slash + 1) + "libnvidia-ml.so.1", "libnvidia-ml.so.1"};
+  }
   for (auto& d : facts.pci) {
     if (d.kind != "gpu") continue;
     if (d.vendor == "amd") req.amd_gpus.emplace_back(d.address, d.name.value_or("AMD GPU"));

@@ -32,14 +32,14 @@ struct KernelRequest {
   Millis step_timeout{10000};                     // per step (JIT, correctness and timing of one precision)
   Millis first_line{30000};                       // cuInit and the context, before the first step
   Millis overall{300000};
-  SessionOptions session;
+  SessionOptions session;                         // session.sustained_s > 0: the sustained step (--duration)
 };
 
 KernelFacts run_kernel_checks(const KernelRequest& req);
 
 // The request for this host's facts: the libcuda the probe found, the PCIe
-// links and PCI ids of the NVIDIA GPUs, the AMD GPUs (waived), and this
-// process's CUDA_VISIBLE_DEVICES. Precisions and timeouts are the caller's.
+// links and PCI ids of the NVIDIA GPUs, the AMD GPUs (waived), NVML beside
+// that libcuda, and this process's CUDA_VISIBLE_DEVICES. Precisions and timeouts are the caller's.
 KernelRequest request_for(const Facts& facts, const Matrix* matrix);
 
 // The precisions the checks know, in report order.

@@ -11,6 +11,7 @@
 #include "host/dynamic_library.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/driver_api.hpp"
+#include "kernels/nvml_api.hpp"
 #include "kernels/reference.hpp"
 
 namespace gpucheck::kernels {
@@ -31,6 +32,7 @@ struct Device {
   const Api& api;
   CUdevice dev;
   int sms = 1;
+  std::string pci_bus_id;  // for NVML
 };
 
 // RAII for device and pinned host memory, so a failed step frees what it took.
@@ -105,6 +107,31 @@ std::optional<CUmodule> jit(const Api& api, const KernelSpec& k, json& result) {
   return std::nullopt;
 }
 
+// The throughput launch: every SM busy, operands in registers.
+struct Throughput {
+  unsigned blocks = 1;
+  double ops_per_iter = 0;  // instructions per loop trip, all warps
+  long flops_per_op = 0;
+  double flops_per_launch(unsigned iters) const { return ops_per_iter * iters * static_cast<double>(flops_per_op); }
+};
+
+// Scales `iters` (a kernel parameter) until one launch lasts about target_ms.
+Throughput calibrate(const Device& d, const KernelSpec& k, const SessionOptions& o, CUfunction fn, void** params,
+                     unsigned& iters) {
+  const Api& api = d.api;
+  Throughput t;
+  t.blocks = static_cast<unsigned>(std::max(1, d.sms * o.blocks_per_sm));
+  t.ops_per_iter = static_cast<double>(t.blocks) * (kThreads / 32) * k.chains * k.unroll;
+  t.flops_per_op = k.flops_per_op;
+  iters = 64;
+  float ms = timed(api, [&] { launch(api, fn, t.blocks, params); });
+  for (int round = 0; round < 3 && ms < o.target_ms / 4 && iters < (1u << 24); ++round) {
+    iters = static_cast<unsigned>(std::min<double>(1u << 24, iters * std::max(2.0, o.target_ms / std::max(ms, 0.001f))));
+    ms = timed(api, [&] { launch(api, fn, t.blocks, params); });
+  }
+  return t;
+}
+
 void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, json& result) {
   const Api& api = d.api;
   auto mod_or = jit(api, k, result);
@@ -139,25 +166,78 @@ void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, j
   result["tolerance"] = tolerance_rule(k);
   if (!cmp.first_mismatch.empty()) result["first_mismatch"] = cmp.first_mismatch;
 
-  // Throughput: every SM busy, operands in registers, iterations scaled so
-  // the timed run lasts about target_ms.
-  const unsigned blocks = static_cast<unsigned>(std::max(1, d.sms * o.blocks_per_sm));
-  const double ops_per_iter = static_cast<double>(blocks) * warps_per_block * k.chains * k.unroll;
-  iters = 64;
-  float ms = timed(api, [&] { launch(api, fn, blocks, params); });
-  for (int round = 0; round < 3 && ms < o.target_ms / 4 && iters < (1u << 24); ++round) {
-    iters = static_cast<unsigned>(std::min<double>(1u << 24, iters * std::max(2.0, o.target_ms / std::max(ms, 0.001f))));
-    ms = timed(api, [&] { launch(api, fn, blocks, params); });
-  }
+  const Throughput t = calibrate(d, k, o, fn, params, iters);
   CU_TRY(api.cuMemsetD32_v2(out.ptr, kPoison, data.d_bytes() / 4));
-  ms = timed(api, [&] { launch(api, fn, blocks, params); });
+  const float ms = timed(api, [&] { launch(api, fn, t.blocks, params); });
   CU_TRY(api.cuMemcpyDtoH_v2(got.data(), out.ptr, got.size()));
   result["throughput_unwritten"] = count_unwritten(k, got);
   if (ms > 0) {
     result["seconds"] = ms / 1000.0;
-    result["tflops"] = ops_per_iter * iters * static_cast<double>(k.flops_per_op) / (ms / 1000.0) / 1e12;
+    result["tflops"] = t.flops_per_launch(iters) / (ms / 1000.0) / 1e12;
   }
   result["status"] = cmp.wrong == 0 ? "passed" : "failed";
+}
+
+// The sustained mode: the throughput launch of run_kernel, relaunched (one
+// launch in flight, each synchronised, so the loop follows the wall clock)
+// for o.sustained_s seconds; per interval of about o.sample_s, the rate from
+// CUDA events and one NVML reading, written as it is taken so a later hang
+// does not lose it.
+void run_sustained(const Device& d, const KernelSpec& k, const SessionOptions& o, const LineSink& out, json& result) {
+  using WallClock = std::chrono::steady_clock;
+  const Api& api = d.api;
+  auto mod_or = jit(api, k, result);
+  if (!mod_or) return;
+  Module mod{api, *mod_or};
+  CUfunction fn = nullptr;
+  CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, k.entry));
+  const CheckData data = make_check_data(k, o.tiles, o.seed);
+  DeviceBuffer a{api}, b{api}, c{api}, dst{api};
+  upload(api, a, data.a);
+  upload(api, b, data.b);
+  upload(api, c, data.c);
+  CU_TRY(api.cuMemAlloc_v2(&dst.ptr, data.d_bytes()));
+  unsigned iters = 1, tiles = static_cast<unsigned>(o.tiles);
+  void* params[] = {&a.ptr, &b.ptr, &c.ptr, &dst.ptr, &iters, &tiles};
+  const Throughput t = calibrate(d, k, o, fn, params, iters);
+
+  const nvml::Telemetry telemetry(o.nvml, d.pci_bus_id);
+  if (!telemetry.ok()) {
+    result["telemetry"] = telemetry.why();
+    out(json{{"telemetry", telemetry.why()}}.dump());
+  }
+  const auto start = WallClock::now();
+  const auto end = start + std::chrono::duration_cast<WallClock::duration>(std::chrono::duration<double>(o.sustained_s));
+  const auto interval = std::chrono::duration_cast<WallClock::duration>(std::chrono::duration<double>(o.sample_s));
+  int samples = 0;
+  while (WallClock::now() < end) {
+    const auto interval_end = std::min(end, WallClock::now() + interval);
+    Event first{api}, last{api};
+    CU_TRY(api.cuEventCreate(&first.ev, 0));
+    CU_TRY(api.cuEventCreate(&last.ev, 0));
+    CU_TRY(api.cuEventRecord(first.ev, nullptr));
+    double launches = 0;
+    do {
+      launch(api, fn, t.blocks, params);
+      CU_TRY(api.cuEventRecord(last.ev, nullptr));
+      CU_TRY(api.cuEventSynchronize(last.ev));
+      ++launches;
+    } while (WallClock::now() < interval_end);
+    float ms = 0;
+    CU_TRY(api.cuEventElapsedTime(&ms, first.ev, last.ev));
+    json s{{"t_s", std::chrono::duration<double>(WallClock::now() - start).count()}};
+    if (ms > 0) s["tflops"] = t.flops_per_launch(iters) * launches / (ms / 1000.0) / 1e12;
+    const nvml::Reading r = telemetry.read();
+    if (r.sm_clock_mhz) s["sm_clock_mhz"] = *r.sm_clock_mhz;
+    if (r.mem_clock_mhz) s["mem_clock_mhz"] = *r.mem_clock_mhz;
+    if (r.temperature_c) s["temperature_c"] = *r.temperature_c;
+    if (r.power_w) s["power_w"] = *r.power_w;
+    if (r.reasons) s["throttle_reasons"] = *r.reasons;
+    out(json{{"sample", s}}.dump());
+    ++samples;
+  }
+  result["samples"] = samples;
+  result["status"] = "ran";
 }
 
 void run_bandwidth(const Device& d, const KernelSpec& copy, const SessionOptions& o, json& result) {
@@ -292,23 +372,28 @@ void session_run(const std::vector<std::string>& candidates, int ordinal, const 
   Api api;
   auto lib = load(candidates, api, head);
   if (!lib) return out(json{{"fatal", head}}.dump());
-  Device d{api, 0};
+  Device d{api, 0, 1, {}};
   CUcontext ctx = nullptr;
   CUresult r = api.cuDeviceGet(&d.dev, ordinal);
   if (r == 0) r = api.cuDevicePrimaryCtxRetain(&ctx, d.dev);
   if (r == 0) r = api.cuCtxSetCurrent(ctx);
   if (r != 0) return out(json{{"fatal", json{{"context_error", api.error_name(r)}}}}.dump());
   api.cuDeviceGetAttribute(&d.sms, kAttrMultiprocessorCount, d.dev);
+  char bus[64] = {};
+  if (api.cuDeviceGetPCIBusId(bus, sizeof bus - 1, d.dev) == 0) d.pci_bus_id = bus;
   for (const auto& step : steps) {
     out(json{{"start", step}}.dump());
     json result = json::object();
-    const KernelSpec* k = find_kernel(step == "bandwidth" ? "gpucheck_copy_b128" : step);
+    const std::string entry = step == "bandwidth" ? "gpucheck_copy_b128" : step == "sustained" ? opts.sustained_kernel : step;
+    const KernelSpec* k = find_kernel(entry);
     try {
       if (!k) {
         result["status"] = "skipped";
-        result["reason"] = "no kernel named " + step;
+        result["reason"] = "no kernel named " + entry;
       } else if (step == "bandwidth") {
         run_bandwidth(d, *k, opts, result);
+      } else if (step == "sustained") {
+        run_sustained(d, *k, opts, out, result);
       } else {
         run_kernel(d, *k, opts, result);
       }

@@ -19,13 +19,22 @@ struct SessionOptions {
   std::uint64_t copy_bytes = 256ull << 20;  // each device buffer of the copy check
   std::uint64_t host_chunk = 32ull << 20;   // pinned host buffer (and transfer) size
   std::uint64_t seed = 20240601;
+  // The "sustained" step (--duration): this kernel, relaunched for
+  // sustained_s seconds, one {"sample":…} line every sample_s seconds, NVML
+  // from these dlopen candidates.
+  std::string sustained_kernel;
+  double sustained_s = 0;
+  double sample_s = 0.5;
+  std::vector<std::string> nvml = {"libnvidia-ml.so.1"};
 };
 
 // {"library":…, "driver_version":12020, "init_code":0, "devices":[…]} or {"load_error":…}.
 void session_enumerate(const std::vector<std::string>& candidates, const LineSink& out);
 
-// For each step (a kernel entry name, or "bandwidth"): {"start":step} then
-// {"step":step, "result":{…}}. Stops after a result with "context_error":true.
+// For each step (a kernel entry name, "bandwidth" or "sustained"): {"start":step}
+// then {"step":step, "result":{…}}; the sustained step writes {"telemetry":why}
+// when NVML cannot be used and {"sample":{…}} lines in between. Stops after a
+// result with "context_error":true.
 void session_run(const std::vector<std::string>& candidates, int ordinal, const std::vector<std::string>& steps,
                  const SessionOptions& opts, const LineSink& out);
 

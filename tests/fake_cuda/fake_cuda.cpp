@@ -103,6 +103,8 @@ struct Kernel {
   CUresult launch_error = 0;
   CUresult sync_error = 0;  // what the next synchronisation after a launch returns
   bool hang = false;        // the next synchronisation after a launch never returns
+  long hang_after = -1;     // >= 0: hang at the synchronisation after launch number hang_after + 1
+  double wall_ms = 0;       // real time a launch sleeps, so a wall-clock loop sees time pass
   bool crash = false;       // cuLaunchKernel raises SIGSEGV
 };
 
@@ -274,6 +276,8 @@ Description load() {
         else if (k == "launch_error" && is_num) kd.launch_error = static_cast<CUresult>(num);
         else if (k == "sync_error" && is_num) kd.sync_error = static_cast<CUresult>(num);
         else if (k == "hang" && v == "1") kd.hang = true;
+        else if (k == "hang_after" && is_num && num >= 0) kd.hang_after = static_cast<long>(num);
+        else if (k == "wall_ms" && is_num && num >= 0) kd.wall_ms = static_cast<double>(num);
         else if (k == "crash" && v == "1") kd.crash = true;
         else why = "kernel: unknown or bad field " + k;
       }
@@ -479,6 +483,7 @@ struct CUctx_st* const kPrimary = reinterpret_cast<struct CUctx_st*>(0x1000);
 bool g_context = false;
 double g_clock_ms = 0;                      // the virtual clock events read
 const Kernel* g_pending = nullptr;          // the last launch, until a synchronisation
+std::map<const Kernel*, long> g_launches;   // launches per kernel in this process
 std::map<CUdeviceptr, std::size_t> g_allocs;
 
 // The allocation holding [p, p + n), or false.
@@ -494,7 +499,7 @@ CUresult settle() {
   const Kernel* k = g_pending;
   g_pending = nullptr;
   if (!k) return kSuccess;
-  if (k->hang)
+  if (k->hang || (k->hang_after >= 0 && g_launches[k] > k->hang_after))
     for (;;) ::pause();
   return k->sync_error;
 }
@@ -665,6 +670,8 @@ __attribute__((visibility("default"))) CUresult cuLaunchKernel(CUfunction fn, un
     std::memcpy(reinterpret_cast<void*>(dst), bytes.data(), bytes.size());
   }
   g_clock_ms += k.time_ms;
+  ++g_launches[&k];
+  if (k.wall_ms > 0) ::usleep(static_cast<useconds_t>(k.wall_ms * 1000));
   g_pending = &k;
   return kSuccess;
 }

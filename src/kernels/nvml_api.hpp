@@ -1,0 +1,84 @@
+// NVML, loaded with dlopen (never linked) inside the kernel-check child, for
+// the sustained mode's samples: clocks, temperature, power and clock-event
+// (throttle) reasons under load. Every call runs in the child, so a driver
+// that hangs here is caught by the same watchdog as a hung kernel.
+// Signatures and values: NVIDIA's nvml.h, as its documentation gives them:
+// reason bits https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html;
+// nvmlClockType_t (SM 1, MEM 2) https://nvidia.github.io/cuda-python/pr-preview/pr-2823/cuda-bindings/latest/module/generated/cuda.bindings.nvml.ClockType.html;
+// nvmlTemperatureSensors_t (GPU 0) https://nvidia.github.io/cuda-python/pr-preview/pr-2676/cuda-bindings/latest/module/generated/cuda.bindings.nvml.TemperatureSensors.html;
+// power in milliwatts https://nvidia.github.io/cuda-python/pr-preview/pr-2903/cuda-bindings/latest/module/generated/cuda.bindings.nvml.device_get_power_usage.html;
+// nvmlDeviceGetClockInfo(device, type, unsigned int*) https://docs.rs/nvml-wrapper-sys/0.3.1/nvml_wrapper_sys/bindings/fn.nvmlDeviceGetClockInfo.html.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/dynamic_library.hpp"
+
+namespace gpucheck::kernels::nvml {
+
+using nvmlReturn_t = int;
+struct nvmlDevice_st;
+using nvmlDevice_t = nvmlDevice_st*;
+
+// nvmlClockType_t and nvmlTemperatureSensors_t values (nvml.h).
+inline constexpr int kClockSm = 1;
+inline constexpr int kClockMem = 2;
+inline constexpr int kTemperatureGpu = 0;
+
+// X(name, return, parameters): the entry points the samples need.
+#define GPUCHECK_NVML_ENTRY_POINTS(X)                                                  \
+  X(nvmlInit_v2, nvmlReturn_t, ())                                                     \
+  X(nvmlShutdown, nvmlReturn_t, ())                                                    \
+  X(nvmlErrorString, const char*, (nvmlReturn_t))                                      \
+  X(nvmlDeviceGetHandleByPciBusId_v2, nvmlReturn_t, (const char*, nvmlDevice_t*))      \
+  X(nvmlDeviceGetClockInfo, nvmlReturn_t, (nvmlDevice_t, int, unsigned int*))          \
+  X(nvmlDeviceGetTemperature, nvmlReturn_t, (nvmlDevice_t, int, unsigned int*))        \
+  X(nvmlDeviceGetPowerUsage, nvmlReturn_t, (nvmlDevice_t, unsigned int*))
+
+struct Api {
+#define GPUCHECK_NVML_DECLARE(name, ret, params) ret(*name) params = nullptr;
+  GPUCHECK_NVML_ENTRY_POINTS(GPUCHECK_NVML_DECLARE)
+#undef GPUCHECK_NVML_DECLARE
+  // nvmlDeviceGetCurrentClocksEventReasons where the driver has it (the newer
+  // name), else nvmlDeviceGetCurrentClocksThrottleReasons (every driver since
+  // R418); same signature and bits.
+  nvmlReturn_t (*reasons)(nvmlDevice_t, unsigned long long*) = nullptr;
+};
+
+// One reading; a field NVML would not give is absent.
+struct Reading {
+  std::optional<int> sm_clock_mhz, mem_clock_mhz, temperature_c;
+  std::optional<double> power_w;
+  std::optional<std::uint64_t> reasons;
+};
+
+// NVML opened for one device (by PCI bus id). When it cannot be, why() says
+// why in words and read() gives nothing: the rates are still measured.
+class Telemetry {
+ public:
+  Telemetry(const std::vector<std::string>& candidates, const std::string& pci_bus_id);
+  ~Telemetry();
+  Telemetry(const Telemetry&) = delete;
+  Telemetry& operator=(const Telemetry&) = delete;
+
+  bool ok() const { return device_ != nullptr; }
+  const std::string& why() const { return why_; }
+  Reading read() const;
+
+ private:
+  std::string error(nvmlReturn_t r) const;
+  std::optional<DynamicLibrary> lib_;
+  Api api_;
+  bool initialised_ = false;
+  nvmlDevice_t device_ = nullptr;
+  std::string why_;
+};
+
+// The names of the nvmlClocksEventReasons bits set in `mask` ("sw_power_cap",
+// …); a bit nvml.h does not name is "0x…".
+std::vector<std::string> clock_event_names(std::uint64_t mask);
+
+}  // namespace gpucheck::kernels::nvml

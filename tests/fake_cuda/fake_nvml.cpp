@@ -1,0 +1,91 @@
+// A test double for NVML (libnvidia-ml.so.1), for the sustained mode's
+// samples (src/kernels/nvml_api.hpp). It measures nothing: every reading is a
+// fixed, made-up value (see README.md), so tests can tell a sample that went
+// through NVML from one that did not. C linkage, signatures of nvml.h.
+#include <cstring>
+
+extern "C" {
+
+struct nvmlDevice_st {
+  int unused;
+};
+using nvmlDevice_t = nvmlDevice_st*;
+
+namespace {
+nvmlDevice_st the_device{0};
+bool initialised = false;
+unsigned temperature = 60;
+constexpr int kSuccess = 0, kUninitialized = 1, kInvalidArgument = 2, kNotFound = 6;
+}  // namespace
+
+__attribute__((visibility("default"))) int nvmlInit_v2() {
+  initialised = true;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlShutdown() {
+  if (!initialised) return kUninitialized;
+  initialised = false;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) const char* nvmlErrorString(int r) {
+  switch (r) {
+    case kSuccess: return "Success";
+    case kUninitialized: return "Uninitialized";
+    case kInvalidArgument: return "Invalid Argument";
+    case kNotFound: return "Not Found";
+    default: return "Unknown Error";
+  }
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, nvmlDevice_t* dev) {
+  if (!initialised) return kUninitialized;
+  if (!bus || !dev) return kInvalidArgument;
+  if (!*bus) return kNotFound;
+  *dev = &the_device;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetClockInfo(nvmlDevice_t dev, int type, unsigned* mhz) {
+  if (!initialised) return kUninitialized;
+  if (dev != &the_device || !mhz) return kInvalidArgument;
+  if (type == 1) *mhz = 1980;  // NVML_CLOCK_SM
+  else if (type == 2) *mhz = 2619;  // NVML_CLOCK_MEM
+  else return kInvalidArgument;
+  return kSuccess;
+}
+
+// Rises one degree a reading, so a test can see the highest one reported.
+__attribute__((visibility("default"))) int nvmlDeviceGetTemperature(nvmlDevice_t dev, int sensor, unsigned* c) {
+  if (!initialised) return kUninitialized;
+  if (dev != &the_device || sensor != 0 || !c) return kInvalidArgument;
+  *c = temperature++;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetPowerUsage(nvmlDevice_t dev, unsigned* mw) {
+  if (!initialised) return kUninitialized;
+  if (dev != &the_device || !mw) return kInvalidArgument;
+  *mw = 512250;
+  return kSuccess;
+}
+
+// Both names, with different answers, so a test can tell which one was used.
+__attribute__((visibility("default"))) int nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t dev,
+                                                                                    unsigned long long* mask) {
+  if (!initialised) return kUninitialized;
+  if (dev != &the_device || !mask) return kInvalidArgument;
+  *mask = 0x1;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t dev,
+                                                                                 unsigned long long* mask) {
+  if (!initialised) return kUninitialized;
+  if (dev != &the_device || !mask) return kInvalidArgument;
+  *mask = 0x24;  // sw_power_cap | sw_thermal_slowdown
+  return kSuccess;
+}
+
+}  // extern "C"

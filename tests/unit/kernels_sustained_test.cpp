@@ -1,0 +1,214 @@
+// The sustained mode (`gpucheck kernels --duration S`) against the fake
+// libcuda and the fake NVML (tests/fake_cuda, both test doubles: they compute
+// and measure nothing; the fake NVML's readings are fixed, made-up values).
+// The children, the watchdog and the facts are real. No test asserts a time.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "facts/kernel_facts.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/nvml_api.hpp"
+#include "kernels/reference.hpp"
+#include "kernels/run.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+using namespace gpucheck::kernels;
+
+namespace {
+
+const std::string kFakeDir = GPUCHECK_FAKE_CUDA_DIR;
+const std::string kH100 =
+    "driver_version 12020\n"
+    "device name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a23 cc=9.0 sms=2 mem=85520809984 "
+    "bus=00000000:18:00.0\n";
+const std::string kBf16 = "gpucheck_mma_bf16_m16n8k16";
+
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
+    if (const char* old = std::getenv(name_.c_str())) old_ = old;
+    ::setenv(name_.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
+    else ::unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+struct Scenario {
+  test::TempDir dir;
+  std::optional<ScopedEnv> env;
+  explicit Scenario(const std::string& text) { env.emplace("GPUCHECK_FAKE_CUDA", write("driver.txt", text)); }
+  std::string write(const std::string& name, const std::string& content) {
+    const auto p = dir.path() / name;
+    test::write_file(p, content);
+    return p.string();
+  }
+  void append(const std::string& line) { std::ofstream(dir.path() / "driver.txt", std::ios::app) << line << "\n"; }
+};
+
+const KernelSpec& kernel(const std::string& entry) {
+  for (auto& k : all_kernels())
+    if (entry == k.entry) return k;
+  throw std::runtime_error("no kernel " + entry);
+}
+
+// The bytes a right answer would hold (floating-point accumulators only).
+std::string expected_bytes(const KernelSpec& k, const SessionOptions& o) {
+  const CheckData data = make_check_data(k, o.tiles, o.seed);
+  std::string out(data.d_bytes(), '\0');
+  for (std::size_t i = 0; i < data.expected.size(); ++i) {
+    if (k.elem_bytes == 8) std::memcpy(&out[i * 8], &data.expected[i], 8);
+    else { auto f = static_cast<float>(data.expected[i]); std::memcpy(&out[i * 4], &f, 4); }
+  }
+  return out;
+}
+
+KernelRequest sustained_request(std::vector<std::string> precisions, bool with_nvml) {
+  KernelRequest r;
+  r.libcuda = {kFakeDir + "/libcuda.so.1"};
+  r.precisions = std::move(precisions);
+  r.step_timeout = Millis(1500);
+  r.first_line = Millis(5000);
+  r.overall = Millis(30000);
+  r.session.copy_bytes = 64 * 1024;
+  r.session.host_chunk = 16 * 1024;
+  r.session.sustained_s = 0.6;
+  r.session.sample_s = 0.2;
+  r.session.nvml = {with_nvml ? kFakeDir + "/libnvidia-ml.so.1" : kFakeDir + "/no-such-dir/libnvidia-ml.so.1"};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("kernels: the sustained step samples rate, clocks, power and clock-event reasons", "[kernels][fake_cuda]") {
+  Scenario s(kH100);
+  const KernelRequest req = sustained_request({"bf16"}, true);
+  s.append("kernel " + kBf16 + " output=" + s.write("bf16.bin", expected_bytes(kernel(kBf16), req.session)));
+  const KernelFacts f = run_kernel_checks(req);
+  REQUIRE(f.gpus.size() == 1);
+  const GpuKernelFacts& g = f.gpus[0];
+  REQUIRE(g.sustained);
+  const SustainedRun& run = *g.sustained;
+  CHECK(run.precision == "bf16");  // sm_90's best of bf16, fp16, fp32
+  CHECK(run.kernel.value_or("") == kBf16);
+  CHECK(run.status == "ran");
+  CHECK(run.duration_s == 0.6);
+  CHECK_FALSE(run.telemetry);
+  REQUIRE_FALSE(run.samples.empty());
+  const KernelCheck& bf16 = g.checks.at(0);
+  REQUIRE(bf16.precision == "bf16");
+  REQUIRE(bf16.tflops);
+  std::optional<int> previous_temperature;
+  for (auto& x : run.samples) {
+    // The fake's virtual time per launch is fixed, so the interval's rate
+    // equals the throughput check's: both are measured the same way.
+    REQUIRE(x.tflops);
+    CHECK(*x.tflops == Approx(*bf16.tflops));
+    CHECK(x.sm_clock_mhz == 1980);
+    CHECK(x.mem_clock_mhz == 2619);
+    CHECK(x.power_w == Approx(512.25));  // the fake's 512250 mW
+    CHECK(x.throttle_reasons == std::uint64_t{0x24});  // nvmlDeviceGetCurrentClocksEventReasons, preferred
+    REQUIRE(x.temperature_c);
+    if (previous_temperature) CHECK(*x.temperature_c == *previous_temperature + 1);  // one fake reading each
+    previous_temperature = x.temperature_c;
+  }
+  CHECK(kernels_exit_code(f) == 0);
+  const auto j = to_json(f);
+  CHECK(j["gpus"][0]["sustained"]["status"] == "ran");
+  CHECK(j["gpus"][0]["sustained"]["samples"].size() == run.samples.size());
+}
+
+TEST_CASE("kernels: without NVML the sustained step says why and still measures rates", "[kernels][fake_cuda]") {
+  Scenario s(kH100);
+  const KernelFacts f = run_kernel_checks(sustained_request({"fp64"}, false));
+  REQUIRE(f.gpus.size() == 1);
+  REQUIRE(f.gpus[0].sustained);
+  const SustainedRun& run = *f.gpus[0].sustained;
+  CHECK(run.status == "ran");
+  REQUIRE(run.telemetry);
+  CHECK(run.telemetry->find("no NVML (libnvidia-ml.so.1) to load") == 0);
+  REQUIRE_FALSE(run.samples.empty());
+  for (auto& x : run.samples) {
+    REQUIRE(x.tflops);
+    CHECK(*x.tflops > 0);
+    CHECK_FALSE(x.sm_clock_mhz);
+    CHECK_FALSE(x.temperature_c);
+    CHECK_FALSE(x.throttle_reasons);
+  }
+}
+
+TEST_CASE("kernels: a kernel that hangs during the sustained run is killed, and its samples kept", "[kernels][fake_cuda]") {
+  // Each launch sleeps 50 ms of real time, so an interval of 0.2 s holds at
+  // most 4 launches: 4 calibration launches and 12 sustained ones leave at
+  // least 3 samples before the 17th launch's synchronisation hangs.
+  Scenario s(kH100 + "kernel " + kBf16 + " wall_ms=50 hang_after=16\n");
+  KernelRequest req = sustained_request({"fp64"}, true);
+  req.session.sustained_s = 30;  // the hang, not the duration, ends it
+  s.append("kernel gpucheck_fma_f64 output=" + s.write("f64.bin", expected_bytes(kernel("gpucheck_fma_f64"), req.session)));
+  const KernelFacts f = run_kernel_checks(req);
+  REQUIRE(f.gpus.size() == 1);
+  REQUIRE(f.gpus[0].sustained);
+  const SustainedRun& run = *f.gpus[0].sustained;
+  CHECK(run.status == "timed_out");
+  CHECK(run.reason.value_or("").find("no answer within 1500 ms") == 0);
+  CHECK(run.samples.size() >= 3);
+  CHECK(f.gpus[0].checks.at(0).status == "passed");  // so the exit code is the sustained run's
+  CHECK(kernels_exit_code(f) == 1);
+}
+
+TEST_CASE("kernels: a crash during the sustained run becomes its result", "[kernels][fake_cuda]") {
+  Scenario s(kH100 + "kernel " + kBf16 + " crash=1\n");
+  const KernelRequest req = sustained_request({"fp64"}, true);
+  s.append("kernel gpucheck_fma_f64 output=" + s.write("f64.bin", expected_bytes(kernel("gpucheck_fma_f64"), req.session)));
+  const KernelFacts f = run_kernel_checks(req);
+  CHECK(f.gpus.at(0).checks.at(0).status == "passed");
+  REQUIRE(f.gpus.at(0).sustained);
+  CHECK(f.gpus[0].sustained->status == "crashed");
+  CHECK(f.gpus[0].sustained->reason.value_or("").find("signal 11") == 0);
+  CHECK(kernels_exit_code(f) == 1);
+}
+
+TEST_CASE("kernels: a Turing GPU's sustained run uses fp16", "[kernels][fake_cuda]") {
+  Scenario s("driver_version 12020\n"
+             "device name=\"Tesla T4\" uuid=GPU-1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9 cc=7.5 sms=2 mem=15843721216 "
+             "bus=00000000:3b:00.0\n");
+  const KernelFacts f = run_kernel_checks(sustained_request({"fp64"}, true));
+  REQUIRE(f.gpus.at(0).sustained);
+  CHECK(f.gpus[0].sustained->precision == "fp16");
+  CHECK(f.gpus[0].sustained->kernel.value_or("").find("_f16_") != std::string::npos);
+  CHECK(f.gpus[0].sustained->status == "ran");
+}
+
+TEST_CASE("kernels: without --duration there is no sustained run", "[kernels][fake_cuda]") {
+  Scenario s(kH100);
+  KernelRequest req = sustained_request({"fp64"}, true);
+  req.session.sustained_s = 0;
+  const KernelFacts f = run_kernel_checks(req);
+  REQUIRE(f.gpus.size() == 1);
+  CHECK_FALSE(f.gpus[0].sustained);
+}
+
+TEST_CASE("kernels: clock-event reason bits are named as nvml.h names them", "[kernels]") {
+  using nvml::clock_event_names;
+  CHECK(clock_event_names(0).empty());
+  CHECK(clock_event_names(0x24) == std::vector<std::string>{"sw_power_cap", "sw_thermal_slowdown"});
+  CHECK(clock_event_names(0x1FF) ==
+        std::vector<std::string>{"gpu_idle", "applications_clocks_setting", "sw_power_cap", "hw_slowdown", "sync_boost",
+                                 "sw_thermal_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown",
+                                 "display_clock_setting"});
+  CHECK(clock_event_names(0x400 | 0x8) == std::vector<std::string>{"hw_slowdown", "0x400"});
+}
