@@ -132,22 +132,40 @@ Throughput calibrate(const Device& d, const KernelSpec& k, const SessionOptions&
   return t;
 }
 
+// A kernel the driver compiled, with its operands on the device and the
+// launch parameters that point at them: where a check and the sustained run
+// both start. Not copyable: `params` points into it.
+struct Loaded {
+  Module mod;
+  CUfunction fn = nullptr;
+  const CheckData data;
+  DeviceBuffer a, b, c, out;
+  unsigned iters = 1, tiles;
+  void* params[6];
+  Loaded(const Api& api, CUmodule m, const KernelSpec& k, const SessionOptions& o)
+      : mod{api, m}, data(make_check_data(k, o.tiles, o.seed)), a{api, 0}, b{api, 0}, c{api, 0}, out{api, 0},
+        tiles(static_cast<unsigned>(o.tiles)), params{&a.ptr, &b.ptr, &c.ptr, &out.ptr, &iters, &tiles} {
+    CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, k.entry));
+    upload(api, a, data.a);
+    upload(api, b, data.b);
+    upload(api, c, data.c);
+    CU_TRY(api.cuMemAlloc_v2(&out.ptr, data.d_bytes()));
+  }
+  Loaded(const Loaded&) = delete;
+  Loaded& operator=(const Loaded&) = delete;
+};
+
 void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, json& result) {
   const Api& api = d.api;
   auto mod_or = jit(api, k, result);
   if (!mod_or) return;
-  Module mod{api, *mod_or};
-  CUfunction fn = nullptr;
-  CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, k.entry));
-
-  const CheckData data = make_check_data(k, o.tiles, o.seed);
-  DeviceBuffer a{api}, b{api}, c{api}, out{api};
-  upload(api, a, data.a);
-  upload(api, b, data.b);
-  upload(api, c, data.c);
-  CU_TRY(api.cuMemAlloc_v2(&out.ptr, data.d_bytes()));
-  unsigned iters = 1, tiles = static_cast<unsigned>(o.tiles);
-  void* params[] = {&a.ptr, &b.ptr, &c.ptr, &out.ptr, &iters, &tiles};
+  Loaded l(api, *mod_or, k, o);
+  const CUfunction fn = l.fn;
+  const CheckData& data = l.data;
+  DeviceBuffer& out = l.out;
+  unsigned& iters = l.iters;
+  const unsigned tiles = l.tiles;
+  void** params = l.params;
 
   // Correctness: one loop trip, one warp per tile.
   CU_TRY(api.cuMemsetD32_v2(out.ptr, kPoison, data.d_bytes() / 4));
@@ -188,17 +206,10 @@ void run_sustained(const Device& d, const KernelSpec& k, const SessionOptions& o
   const Api& api = d.api;
   auto mod_or = jit(api, k, result);
   if (!mod_or) return;
-  Module mod{api, *mod_or};
-  CUfunction fn = nullptr;
-  CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, k.entry));
-  const CheckData data = make_check_data(k, o.tiles, o.seed);
-  DeviceBuffer a{api}, b{api}, c{api}, dst{api};
-  upload(api, a, data.a);
-  upload(api, b, data.b);
-  upload(api, c, data.c);
-  CU_TRY(api.cuMemAlloc_v2(&dst.ptr, data.d_bytes()));
-  unsigned iters = 1, tiles = static_cast<unsigned>(o.tiles);
-  void* params[] = {&a.ptr, &b.ptr, &c.ptr, &dst.ptr, &iters, &tiles};
+  Loaded l(api, *mod_or, k, o);
+  const CUfunction fn = l.fn;
+  unsigned& iters = l.iters;
+  void** params = l.params;
   const Throughput t = calibrate(d, k, o, fn, params, iters);
 
   const nvml::Telemetry telemetry(o.nvml, d.pci_bus_id);

@@ -18,6 +18,7 @@
 
 #include "facts/facts_json.hpp"
 #include "host/hosts.hpp"
+#include "fake_cuda_support.hpp"
 #include "probe.hpp"
 
 using namespace gpucheck;
@@ -26,26 +27,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using gpucheck::test::ScopedEnv;
+
 const std::string kFakeDir = GPUCHECK_FAKE_CUDA_DIR;
 
-// Sets an environment variable for the scope, restoring what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
-    if (const char* old = std::getenv(name_.c_str())) old_ = old;
-    ::setenv(name_.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
-    else ::unsetenv(name_.c_str());
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
 
 class TempDir {
  public:

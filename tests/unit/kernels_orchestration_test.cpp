@@ -15,77 +15,14 @@
 #include "kernels/catalog.hpp"
 #include "kernels/reference.hpp"
 #include "kernels/run.hpp"
+#include "fake_cuda_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
 using namespace gpucheck::kernels;
+using namespace gpucheck::test;
 
 namespace {
-
-const std::string kFakeLib = std::string(GPUCHECK_FAKE_CUDA_DIR) + "/libcuda.so.1";
-const std::string kH100 =
-    "driver_version 12020\n"
-    "device name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a23 cc=9.0 sms=2 mem=85520809984 "
-    "bus=00000000:18:00.0\n";
-
-class ScopedEnv {
- public:
-  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
-    if (const char* old = std::getenv(name_.c_str())) old_ = old;
-    ::setenv(name_.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
-    else ::unsetenv(name_.c_str());
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
-
-const KernelSpec& kernel(const std::string& entry) {
-  for (auto& k : all_kernels())
-    if (entry == k.entry) return k;
-  throw std::runtime_error("no kernel " + entry);
-}
-
-KernelRequest small_request(std::vector<std::string> precisions) {
-  KernelRequest r;
-  r.libcuda = {kFakeLib};
-  r.precisions = std::move(precisions);
-  r.step_timeout = Millis(1500);
-  r.first_line = Millis(5000);
-  r.overall = Millis(30000);
-  r.session.copy_bytes = 64 * 1024;
-  r.session.host_chunk = 16 * 1024;
-  return r;
-}
-
-// The bytes a right answer would hold: the reference's expected values.
-std::string expected_bytes(const KernelSpec& k, const SessionOptions& o) {
-  const CheckData data = make_check_data(k, o.tiles, o.seed);
-  std::string out(data.d_bytes(), '\0');
-  for (std::size_t i = 0; i < data.expected.size(); ++i) {
-    if (k.elem_bytes == 8) std::memcpy(&out[i * 8], &data.expected[i], 8);
-    else if (std::string(k.precision) == "int8") { auto v = static_cast<std::int32_t>(data.expected[i]); std::memcpy(&out[i * 4], &v, 4); }
-    else { auto f = static_cast<float>(data.expected[i]); std::memcpy(&out[i * 4], &f, 4); }
-  }
-  return out;
-}
-
-struct Scenario {
-  test::TempDir dir;
-  std::optional<ScopedEnv> env;
-  explicit Scenario(const std::string& text) { env.emplace("GPUCHECK_FAKE_CUDA", write("driver.txt", text)); }
-  std::string write(const std::string& name, const std::string& content) {
-    const auto p = dir.path() / name;
-    test::write_file(p, content);
-    return p.string();
-  }
-};
 
 const KernelCheck& check(const KernelFacts& f, const std::string& precision) {
   REQUIRE(f.gpus.size() >= 1);
@@ -98,8 +35,8 @@ const KernelCheck& check(const KernelFacts& f, const std::string& precision) {
 }  // namespace
 
 TEST_CASE("kernels: a JIT failure is reported with the JIT's error log", "[kernels][fake_cuda]") {
-  Scenario s(kH100 + "jit_fail gpucheck_mma_f16_m16n8k16 code=218 log=\"ptxas application ptx input, line 9; fatal : Unsupported .version 7.0\"\n");
-  const KernelFacts f = run_kernel_checks(small_request({"fp16"}));
+  FakeDriver s(kFakeH100 + "jit_fail gpucheck_mma_f16_m16n8k16 code=218 log=\"ptxas application ptx input, line 9; fatal : Unsupported .version 7.0\"\n");
+  const KernelFacts f = run_kernel_checks(fake_request({"fp16"}));
   REQUIRE_FALSE(f.error);
   const auto& c = check(f, "fp16");
   CHECK(c.status == "jit_failed");
@@ -113,8 +50,8 @@ TEST_CASE("kernels: a JIT failure is reported with the JIT's error log", "[kerne
 }
 
 TEST_CASE("kernels: an output the fake never writes fails as unwritten", "[kernels][fake_cuda]") {
-  Scenario s(kH100);
-  const KernelFacts f = run_kernel_checks(small_request({"bf16"}));
+  FakeDriver s(kFakeH100);
+  const KernelFacts f = run_kernel_checks(fake_request({"bf16"}));
   const auto& c = check(f, "bf16");
   CHECK(c.status == "failed");
   CHECK(c.correct == false);
@@ -124,10 +61,10 @@ TEST_CASE("kernels: an output the fake never writes fails as unwritten", "[kerne
 }
 
 TEST_CASE("kernels: the expected output passes, with a rate and a datasheet ratio", "[kernels][fake_cuda]") {
-  Scenario s(kH100);
-  KernelRequest req = small_request({"fp32", "int8"});
-  const std::string out32 = s.write("fp32.bin", expected_bytes(kernel("gpucheck_fma_f32"), req.session));
-  const std::string out8 = s.write("int8.bin", expected_bytes(kernel("gpucheck_mma_s8_m16n8k32"), req.session));
+  FakeDriver s(kFakeH100);
+  KernelRequest req = fake_request({"fp32", "int8"});
+  const std::string out32 = s.write("fp32.bin", expected_bytes(kernel_named("gpucheck_fma_f32"), req.session));
+  const std::string out8 = s.write("int8.bin", expected_bytes(kernel_named("gpucheck_mma_s8_m16n8k32"), req.session));
   std::ofstream(s.dir.path() / "driver.txt", std::ios::app)
       << "kernel gpucheck_fma_f32 output=" << out32 << " time_ms=20\n"
       << "kernel gpucheck_mma_s8_m16n8k32 output=" << out8 << " time_ms=20\n";
@@ -167,8 +104,8 @@ TEST_CASE("kernels: the expected output passes, with a rate and a datasheet rati
 }
 
 TEST_CASE("kernels: a launch failure is reported and the next check runs in a fresh child", "[kernels][fake_cuda]") {
-  Scenario s(kH100 + "kernel gpucheck_fma_f64 launch_error=701\nkernel gpucheck_fma_f32 sync_error=700\n");
-  const KernelFacts f = run_kernel_checks(small_request({"fp64", "fp32", "tf32"}));
+  FakeDriver s(kFakeH100 + "kernel gpucheck_fma_f64 launch_error=701\nkernel gpucheck_fma_f32 sync_error=700\n");
+  const KernelFacts f = run_kernel_checks(fake_request({"fp64", "fp32", "tf32"}));
   const auto& f64 = check(f, "fp64");
   CHECK(f64.status == "launch_failed");
   CHECK(f64.launch_code == 701);
@@ -181,9 +118,9 @@ TEST_CASE("kernels: a launch failure is reported and the next check runs in a fr
 }
 
 TEST_CASE("kernels: a kernel that never finishes is killed by the watchdog", "[kernels][fake_cuda]") {
-  Scenario s(kH100 + "kernel gpucheck_mma_bf16_m16n8k16 hang=1\n");
+  FakeDriver s(kFakeH100 + "kernel gpucheck_mma_bf16_m16n8k16 hang=1\n");
   const auto start = std::chrono::steady_clock::now();
-  const KernelFacts f = run_kernel_checks(small_request({"bf16", "fp16"}));
+  const KernelFacts f = run_kernel_checks(fake_request({"bf16", "fp16"}));
   const auto took = std::chrono::steady_clock::now() - start;
   const auto& c = check(f, "bf16");
   CHECK(c.status == "timed_out");
@@ -194,8 +131,8 @@ TEST_CASE("kernels: a kernel that never finishes is killed by the watchdog", "[k
 }
 
 TEST_CASE("kernels: a crash of the child becomes a result", "[kernels][fake_cuda]") {
-  Scenario s(kH100 + "kernel gpucheck_mma_tf32_m16n8k8 crash=1\n");
-  const KernelFacts f = run_kernel_checks(small_request({"tf32", "fp8_e4m3"}));
+  FakeDriver s(kFakeH100 + "kernel gpucheck_mma_tf32_m16n8k8 crash=1\n");
+  const KernelFacts f = run_kernel_checks(fake_request({"tf32", "fp8_e4m3"}));
   const auto& c = check(f, "tf32");
   CHECK(c.status == "crashed");
   CHECK(c.reason.value_or("").find("signal 11") == 0);
@@ -204,8 +141,8 @@ TEST_CASE("kernels: a crash of the child becomes a result", "[kernels][fake_cuda
 }
 
 TEST_CASE("kernels: a hang in cuInit is a run that could not start, not a hung launcher", "[kernels][fake_cuda]") {
-  Scenario s(kH100 + "hang cuInit\n");
-  KernelRequest req = small_request({"fp32"});
+  FakeDriver s(kFakeH100 + "hang cuInit\n");
+  KernelRequest req = fake_request({"fp32"});
   req.first_line = Millis(1000);
   const KernelFacts f = run_kernel_checks(req);
   REQUIRE(f.error);
@@ -214,8 +151,8 @@ TEST_CASE("kernels: a hang in cuInit is a run that could not start, not a hung l
 }
 
 TEST_CASE("kernels: cuInit failing, or no libcuda, is exit code 2", "[kernels][fake_cuda]") {
-  Scenario s("driver_version 12020\ninit 100\n");
-  KernelFacts f = run_kernel_checks(small_request({}));
+  FakeDriver s("driver_version 12020\ninit 100\n");
+  KernelFacts f = run_kernel_checks(fake_request({}));
   CHECK(f.error.value_or("") == "cuInit returned 100 (CUDA_ERROR_NO_DEVICE)");
   CHECK(kernels_exit_code(f) == 2);
   KernelRequest none;
@@ -236,8 +173,8 @@ TEST_CASE("kernels: AMD GPUs are waived, not failed", "[kernels][fake_cuda]") {
 }
 
 TEST_CASE("kernels: a Turing GPU gets the sm_75 variants and no BF16 or FP8", "[kernels][fake_cuda]") {
-  Scenario s("driver_version 12020\ndevice name=\"Tesla T4\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a24 cc=7.5 sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
-  const KernelFacts f = run_kernel_checks(small_request({"fp16", "int8", "bf16", "fp8_e5m2"}));
+  FakeDriver s("driver_version 12020\ndevice name=\"Tesla T4\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a24 cc=7.5 sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
+  const KernelFacts f = run_kernel_checks(fake_request({"fp16", "int8", "bf16", "fp8_e5m2"}));
   CHECK(check(f, "fp16").kernel.value_or("") == "gpucheck_mma_f16_m16n8k8");
   CHECK(check(f, "int8").kernel.value_or("") == "gpucheck_mma_s8_m8n8k16");
   CHECK(check(f, "bf16").status == "not_expected");
@@ -246,8 +183,8 @@ TEST_CASE("kernels: a Turing GPU gets the sm_75 variants and no BF16 or FP8", "[
 }
 
 TEST_CASE("kernels: bandwidth checks the copied data and rates the PCIe link", "[kernels][fake_cuda]") {
-  Scenario s(kH100 + "memcpy_ms 0.5\n");
-  KernelRequest req = small_request({"bandwidth"});
+  FakeDriver s(kFakeH100 + "memcpy_ms 0.5\n");
+  KernelRequest req = fake_request({"bandwidth"});
   std::string pattern(req.session.copy_bytes, '\0');
   for (std::uint64_t i = 0; i < req.session.copy_bytes / 4; ++i) {
     const std::uint32_t w = copy_pattern(i);
@@ -269,8 +206,8 @@ TEST_CASE("kernels: bandwidth checks the copied data and rates the PCIe link", "
   CHECK(bw[1].expected_gbs.value_or(0) == Approx(32.0 * 128 / 130 * 16 / 8));
   CHECK(bw[1].ratio.value_or(0) == Approx(*bw[1].gbs / *bw[1].expected_gbs));
   // Without the pattern the copy "arrives" as the poison, and fails.
-  Scenario bare(kH100);
-  const KernelFacts g = run_kernel_checks(small_request({"bandwidth"}));
+  FakeDriver bare(kFakeH100);
+  const KernelFacts g = run_kernel_checks(fake_request({"bandwidth"}));
   REQUIRE(g.gpus[0].bandwidth.size() == 3);
   CHECK(g.gpus[0].bandwidth[0].correct == false);
   CHECK(g.gpus[0].bandwidth[0].status == "failed");

@@ -16,76 +16,20 @@
 #include "kernels/nvml_api.hpp"
 #include "kernels/reference.hpp"
 #include "kernels/run.hpp"
+#include "fake_cuda_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
 using namespace gpucheck::kernels;
+using namespace gpucheck::test;
 
 namespace {
 
 const std::string kFakeDir = GPUCHECK_FAKE_CUDA_DIR;
-const std::string kH100 =
-    "driver_version 12020\n"
-    "device name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a23 cc=9.0 sms=2 mem=85520809984 "
-    "bus=00000000:18:00.0\n";
 const std::string kBf16 = "gpucheck_mma_bf16_m16n8k16";
 
-class ScopedEnv {
- public:
-  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
-    if (const char* old = std::getenv(name_.c_str())) old_ = old;
-    ::setenv(name_.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
-    else ::unsetenv(name_.c_str());
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
-
-struct Scenario {
-  test::TempDir dir;
-  std::optional<ScopedEnv> env;
-  explicit Scenario(const std::string& text) { env.emplace("GPUCHECK_FAKE_CUDA", write("driver.txt", text)); }
-  std::string write(const std::string& name, const std::string& content) {
-    const auto p = dir.path() / name;
-    test::write_file(p, content);
-    return p.string();
-  }
-  void append(const std::string& line) { std::ofstream(dir.path() / "driver.txt", std::ios::app) << line << "\n"; }
-};
-
-const KernelSpec& kernel(const std::string& entry) {
-  for (auto& k : all_kernels())
-    if (entry == k.entry) return k;
-  throw std::runtime_error("no kernel " + entry);
-}
-
-// The bytes a right answer would hold (floating-point accumulators only).
-std::string expected_bytes(const KernelSpec& k, const SessionOptions& o) {
-  const CheckData data = make_check_data(k, o.tiles, o.seed);
-  std::string out(data.d_bytes(), '\0');
-  for (std::size_t i = 0; i < data.expected.size(); ++i) {
-    if (k.elem_bytes == 8) std::memcpy(&out[i * 8], &data.expected[i], 8);
-    else { auto f = static_cast<float>(data.expected[i]); std::memcpy(&out[i * 4], &f, 4); }
-  }
-  return out;
-}
-
 KernelRequest sustained_request(std::vector<std::string> precisions, bool with_nvml) {
-  KernelRequest r;
-  r.libcuda = {kFakeDir + "/libcuda.so.1"};
-  r.precisions = std::move(precisions);
-  r.step_timeout = Millis(1500);
-  r.first_line = Millis(5000);
-  r.overall = Millis(30000);
-  r.session.copy_bytes = 64 * 1024;
-  r.session.host_chunk = 16 * 1024;
+  KernelRequest r = fake_request(std::move(precisions));
   r.session.sustained_s = 0.6;
   r.session.sample_s = 0.2;
   r.session.nvml = {with_nvml ? kFakeDir + "/libnvidia-ml.so.1" : kFakeDir + "/no-such-dir/libnvidia-ml.so.1"};
@@ -95,9 +39,9 @@ KernelRequest sustained_request(std::vector<std::string> precisions, bool with_n
 }  // namespace
 
 TEST_CASE("kernels: the sustained step samples rate, clocks, power and clock-event reasons", "[kernels][fake_cuda]") {
-  Scenario s(kH100);
+  FakeDriver s(kFakeH100);
   const KernelRequest req = sustained_request({"bf16"}, true);
-  s.append("kernel " + kBf16 + " output=" + s.write("bf16.bin", expected_bytes(kernel(kBf16), req.session)));
+  s.append("kernel " + kBf16 + " output=" + s.write("bf16.bin", expected_bytes(kernel_named(kBf16), req.session)));
   const KernelFacts f = run_kernel_checks(req);
   REQUIRE(f.gpus.size() == 1);
   const GpuKernelFacts& g = f.gpus[0];
@@ -133,7 +77,7 @@ TEST_CASE("kernels: the sustained step samples rate, clocks, power and clock-eve
 }
 
 TEST_CASE("kernels: without NVML the sustained step says why and still measures rates", "[kernels][fake_cuda]") {
-  Scenario s(kH100);
+  FakeDriver s(kFakeH100);
   const KernelFacts f = run_kernel_checks(sustained_request({"fp64"}, false));
   REQUIRE(f.gpus.size() == 1);
   REQUIRE(f.gpus[0].sustained);
@@ -155,10 +99,10 @@ TEST_CASE("kernels: a kernel that hangs during the sustained run is killed, and 
   // Each launch sleeps 50 ms of real time, so an interval of 0.2 s holds at
   // most 4 launches: 4 calibration launches and 12 sustained ones leave at
   // least 3 samples before the 17th launch's synchronisation hangs.
-  Scenario s(kH100 + "kernel " + kBf16 + " wall_ms=50 hang_after=16\n");
+  FakeDriver s(kFakeH100 + "kernel " + kBf16 + " wall_ms=50 hang_after=16\n");
   KernelRequest req = sustained_request({"fp64"}, true);
   req.session.sustained_s = 30;  // the hang, not the duration, ends it
-  s.append("kernel gpucheck_fma_f64 output=" + s.write("f64.bin", expected_bytes(kernel("gpucheck_fma_f64"), req.session)));
+  s.append("kernel gpucheck_fma_f64 output=" + s.write("f64.bin", expected_bytes(kernel_named("gpucheck_fma_f64"), req.session)));
   const KernelFacts f = run_kernel_checks(req);
   REQUIRE(f.gpus.size() == 1);
   REQUIRE(f.gpus[0].sustained);
@@ -171,9 +115,9 @@ TEST_CASE("kernels: a kernel that hangs during the sustained run is killed, and 
 }
 
 TEST_CASE("kernels: a crash during the sustained run becomes its result", "[kernels][fake_cuda]") {
-  Scenario s(kH100 + "kernel " + kBf16 + " crash=1\n");
+  FakeDriver s(kFakeH100 + "kernel " + kBf16 + " crash=1\n");
   const KernelRequest req = sustained_request({"fp64"}, true);
-  s.append("kernel gpucheck_fma_f64 output=" + s.write("f64.bin", expected_bytes(kernel("gpucheck_fma_f64"), req.session)));
+  s.append("kernel gpucheck_fma_f64 output=" + s.write("f64.bin", expected_bytes(kernel_named("gpucheck_fma_f64"), req.session)));
   const KernelFacts f = run_kernel_checks(req);
   CHECK(f.gpus.at(0).checks.at(0).status == "passed");
   REQUIRE(f.gpus.at(0).sustained);
@@ -183,7 +127,7 @@ TEST_CASE("kernels: a crash during the sustained run becomes its result", "[kern
 }
 
 TEST_CASE("kernels: a Turing GPU's sustained run uses fp16", "[kernels][fake_cuda]") {
-  Scenario s("driver_version 12020\n"
+  FakeDriver s("driver_version 12020\n"
              "device name=\"Tesla T4\" uuid=GPU-1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9 cc=7.5 sms=2 mem=15843721216 "
              "bus=00000000:3b:00.0\n");
   const KernelFacts f = run_kernel_checks(sustained_request({"fp64"}, true));
@@ -194,7 +138,7 @@ TEST_CASE("kernels: a Turing GPU's sustained run uses fp16", "[kernels][fake_cud
 }
 
 TEST_CASE("kernels: without --duration there is no sustained run", "[kernels][fake_cuda]") {
-  Scenario s(kH100);
+  FakeDriver s(kFakeH100);
   KernelRequest req = sustained_request({"fp64"}, true);
   req.session.sustained_s = 0;
   const KernelFacts f = run_kernel_checks(req);
