@@ -105,6 +105,23 @@ bool live_only(const GlobalOptions& g, const std::string& what) {
   return false;
 }
 
+CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
+  return cmd
+      ->add_option("--duration", seconds,
+                   "Sustained mode: after the checks, run one tensor-core throughput kernel (bf16, else fp16, else fp32 "
+                   "FMA) on each GPU for this many seconds (more than 0, at most 3600), sampling the rate, clocks, "
+                   "temperature, power and clock-event (throttle) reasons every 0.5 s (NVML; without it, rates only)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0') return "expected a number of seconds, got '" + text + "'";
+            if (!(v > 0) || v > 3600) return "must be more than 0 and at most 3600 seconds, got " + text;
+            return {};
+          },
+          "SECONDS in (0, 3600]"));
+}
+
 std::string facts_origin(const GlobalOptions& g) {
   if (!g.from.empty()) return "--from " + g.from + (imported_format.empty() ? "" : " (" + imported_format + ")");
   if (g.root != "/") return "--root " + g.root;

@@ -55,6 +55,9 @@ std::string facts_origin(const GlobalOptions& g);
 // --root or --from.
 bool live_only(const GlobalOptions& g, const std::string& what);
 
+// --duration SECONDS, the kernel checks' sustained mode (kernels, check --kernels).
+CLI::Option* add_duration_option(CLI::App* cmd, double& seconds);
+
 // The matrix and its rules (--matrix, else embedded), or prints why not (exit code 2).
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
 

@@ -15,6 +15,7 @@ namespace {
 
 struct CheckFlags {
   bool json = false, strict = false, deep = false, kernels = false;
+  double duration = 0;  // --duration: the kernel checks' sustained mode
   std::vector<std::string> pythons;
   std::vector<std::string> require;
   std::string min_compute, min_memory;
@@ -62,9 +63,11 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       ->type_name("SIZE");
   cmd->add_option("--gpus", f->gpus, "Least number of GPUs the node must have")->check(CLI::PositiveNumber)->type_name("N");
   cmd->add_flag("--deep", f->deep, "Also import the frameworks found (see `gpucheck probe --deep`), so TF32 settings and arch lists are read at run time");
-  cmd->add_flag("--kernels", f->kernels,
-                "Also run the kernel checks (see `gpucheck kernels`) on the live machine; a precision the GPU should have "
-                "that fails them is an error");
+  auto* kernels_flag = cmd->add_flag("--kernels", f->kernels,
+                                     "Also run the kernel checks (see `gpucheck kernels`) on the live machine; a precision the "
+                                     "GPU should have that fails them is an error, clocks slowed by heat or power under "
+                                     "--duration a warning");
+  add_duration_option(cmd, f->duration)->needs(kernels_flag);
   cmd->add_option("--python", f->pythons, "Also look at this interpreter (or environment prefix); repeatable")->allow_extra_args(false);
   cmd->callback([&g, &action, f] {
     action = [&g, f] {
@@ -79,6 +82,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       if (f->kernels) {
         auto kreq = kernels::request_for(*facts, &knowledge->matrix);
         kreq.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // as `gpucheck kernels`
+        kreq.session.sustained_s = f->duration;
         facts->kernels = kernels::run_kernel_checks(kreq);
       }
       LaunchRequirements req;

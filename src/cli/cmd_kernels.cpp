@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
-#include "kernels/nvml_api.hpp"
+#include "facts/clock_events.hpp"
 #include "kernels/run.hpp"
 
 namespace gpucheck {
@@ -55,7 +55,7 @@ std::string sustained_text(const SustainedRun& s) {
   if (hottest) o << "    hottest " << *hottest << " C\n";
   if (!s.telemetry) {
     std::string names;
-    for (auto& n : kernels::nvml::clock_event_names(reasons)) names += (names.empty() ? "" : ", ") + n;
+    for (auto& n : clock_event_names(reasons)) names += (names.empty() ? "" : ", ") + n;
     if (!s.samples.empty()) o << "    clock-event reasons seen: " << (names.empty() ? "none" : names) << "\n";
   } else {
     o << "    no clocks or temperature: " << *s.telemetry << "\n";
@@ -122,19 +122,7 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
   cmd->add_option("--step-timeout", *step_timeout, "Seconds one check may take before its process is killed")
       ->check(CLI::Range(0.5, 600.0));
   auto duration = std::make_shared<double>(0);
-  cmd->add_option("--duration", *duration,
-                  "Sustained mode: after the checks, run one tensor-core throughput kernel (bf16, else fp16, else fp32 "
-                  "FMA) on each GPU for this many seconds (more than 0, at most 3600), sampling the rate, clocks, "
-                  "temperature, power and clock-event (throttle) reasons every 0.5 s (NVML; without it, rates only)")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0') return "expected a number of seconds, got '" + text + "'";
-            if (!(v > 0) || v > 3600) return "must be more than 0 and at most 3600 seconds, got " + text;
-            return {};
-          },
-          "SECONDS in (0, 3600]"));
+  add_duration_option(cmd, *duration);
   cmd->callback([&g, &action, json, precisions, step_timeout, duration] {
     action = [&g, json, precisions, step_timeout, duration] {
       if (!live_only(g, "kernel checks run")) return kExitUsage;

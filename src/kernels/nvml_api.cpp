@@ -1,7 +1,6 @@
 // NVML through dlopen: see nvml_api.hpp.
 #include "kernels/nvml_api.hpp"
 
-#include <cstdio>
 #include <utility>
 
 namespace gpucheck::kernels::nvml {
@@ -60,29 +59,6 @@ Reading Telemetry::read() const {
   if (api_.nvmlDeviceGetPowerUsage(device_, &v) == 0) out.power_w = v / 1000.0;  // NVML reports milliwatts
   unsigned long long mask = 0;
   if (api_.reasons(device_, &mask) == 0) out.reasons = mask;
-  return out;
-}
-
-// Bits as defined in nvml.h (NvmlClocksEventReasons,
-// https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html).
-std::vector<std::string> clock_event_names(std::uint64_t mask) {
-  static const std::pair<std::uint64_t, const char*> kNames[] = {
-      {0x1, "gpu_idle"},          {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"},
-      {0x8, "hw_slowdown"},       {0x10, "sync_boost"},                 {0x20, "sw_thermal_slowdown"},
-      {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"}, {0x100, "display_clock_setting"}};
-  std::vector<std::string> out;
-  for (auto& [bit, name] : kNames)
-    if (mask & bit) {
-      out.push_back(name);
-      mask &= ~bit;
-    }
-  for (int b = 0; b < 64 && mask; ++b)
-    if (mask & (std::uint64_t{1} << b)) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(std::uint64_t{1} << b));
-      out.push_back(buf);
-      mask &= ~(std::uint64_t{1} << b);
-    }
   return out;
 }
 

@@ -77,8 +77,4 @@ class Telemetry {
   std::string why_;
 };
 
-// The names of the nvmlClocksEventReasons bits set in `mask` ("sw_power_cap",
-// …); a bit nvml.h does not name is "0x…".
-std::vector<std::string> clock_event_names(std::uint64_t mask);
-
 }  // namespace gpucheck::kernels::nvml

@@ -68,6 +68,8 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"gpu.rocm_release_deprecates_gfx", K::boolean, "gpu", "the installed ROCm release lists the GPU's gfx target as deprecated (matrix); unknown when the release or target is"},
       {"gpu.kernel_checks_passed", K::list, "gpu", "precisions the architecture has whose kernel check passed (check --kernels)"},
       {"gpu.kernel_checks_failed", K::list, "gpu", "precisions the architecture has whose kernel check did not pass, with the status: \"bf16 (failed)\" (check --kernels)"},
+      {"gpu.sustained_clock_events", K::list, "gpu", "clock-event (throttle) reasons NVML gave in any sample of the sustained run (kernels --duration)"},
+      {"gpu.sustained_rate_low_percent", K::number, "gpu", "the sustained run's lowest interval rate as a percentage of its first, to 0.1 (kernels --duration)"},
       {"gpu.precisions", K::list, "gpu", "precisions the architecture has in hardware (matrix)"},
       {"gpu.data_center", K::boolean, "gpu", "a data-center part: forward compatibility applies (matrix)"},
       {"gpu.memory_gib", K::number, "gpu", "memory in GiB"},

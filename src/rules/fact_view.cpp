@@ -1,9 +1,11 @@
 #include "rules/fact_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
+#include "facts/clock_events.hpp"
 #include "matrix/lookup.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
@@ -334,12 +336,35 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
   }
 }
 
+// Under the sustained run's load: the clock-event reasons NVML gave in any
+// sample, and the lowest interval's rate as a percentage of the first's.
+void sustained_facts(const SustainedRun& run, const std::string& src, FactMap& g) {
+  const std::string where = src + ", sustained " + run.precision;
+  std::vector<std::string> seen;
+  std::optional<double> first, lowest;
+  bool telemetry = false;
+  for (auto& x : run.samples) {
+    if (x.throttle_reasons) {
+      telemetry = true;
+      for (auto& n : clock_event_names(*x.throttle_reasons))
+        if (std::find(seen.begin(), seen.end(), n) == seen.end()) seen.push_back(n);
+    }
+    if (!x.tflops) continue;
+    if (!first) first = x.tflops;
+    lowest = std::min(lowest.value_or(*x.tflops), *x.tflops);
+  }
+  if (telemetry) g["gpu.sustained_clock_events"] = F::of_list(seen, where);
+  if (first && *first > 0 && run.samples.size() > 1)
+    g["gpu.sustained_rate_low_percent"] = F::of_number(std::round(1000.0 * *lowest / *first) / 10.0, where);
+}
+
 // The kernel checks' verdicts, on the GPU they ran on (by PCI address; MIG
 // instances of one GPU add up).
 void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
   if (!f.kernels) return;
   const std::string src = "gpucheck kernels (" + f.kernels->library.value_or("libcuda") + ")";
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> by_address;  // passed, failed
+  std::map<std::string, const SustainedRun*> sustained;
   for (auto& kg : f.kernels->gpus) {
     if (!kg.pci_bus_id || kg.status != "ran") continue;
     auto& [passed, failed] = by_address[bus_key(*kg.pci_bus_id)];
@@ -348,14 +373,17 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
       if (c.status == "passed") passed.push_back(c.precision);
       else failed.push_back(c.precision + " (" + c.status + ")");
     }
+    if (kg.sustained && !kg.sustained->samples.empty()) sustained[bus_key(*kg.pci_bus_id)] = &*kg.sustained;
   }
   for (auto& g : gpus) {
     const auto a = g.find("gpu.address");
     if (a == g.end()) continue;
-    const auto k = by_address.find(bus_key(a->second.text));
-    if (k == by_address.end()) continue;
-    g["gpu.kernel_checks_passed"] = F::of_list(k->second.first, src);
-    g["gpu.kernel_checks_failed"] = F::of_list(k->second.second, src);
+    const std::string key = bus_key(a->second.text);
+    if (const auto k = by_address.find(key); k != by_address.end()) {
+      g["gpu.kernel_checks_passed"] = F::of_list(k->second.first, src);
+      g["gpu.kernel_checks_failed"] = F::of_list(k->second.second, src);
+    }
+    if (const auto s = sustained.find(key); s != sustained.end()) sustained_facts(*s->second, src, g);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "facts/clock_events.hpp"
 #include "facts/kernel_facts.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/nvml_api.hpp"
@@ -147,7 +148,6 @@ TEST_CASE("kernels: without --duration there is no sustained run", "[kernels][fa
 }
 
 TEST_CASE("kernels: clock-event reason bits are named as nvml.h names them", "[kernels]") {
-  using nvml::clock_event_names;
   CHECK(clock_event_names(0).empty());
   CHECK(clock_event_names(0x24) == std::vector<std::string>{"sw_power_cap", "sw_thermal_slowdown"});
   CHECK(clock_event_names(0x1FF) ==

@@ -209,6 +209,11 @@ TEST_CASE("check --kernels: the live machine only; results a report carries are 
   CHECK(root.exit_code == 2);
   CHECK_THAT(root.err, Catch::Contains("live machine only"));
   CHECK(run_gpucheck({"--from", synthetic, "check", "--kernels"}).exit_code == 2);
+  // --duration is the kernel checks' sustained mode: alone, or out of range, it is a usage error.
+  auto alone = run_gpucheck({"check", "--duration", "5"});
+  CHECK(alone.exit_code == 2);
+  CHECK_THAT(alone.err, Catch::Contains("--duration requires --kernels"));
+  CHECK(run_gpucheck({"check", "--kernels", "--duration", "0"}).exit_code == 2);
 
   auto judged = run_gpucheck({"--from", synthetic, "check", "--json"});
   CHECK(judged.exit_code == 1);
