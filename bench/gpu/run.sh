@@ -4,7 +4,7 @@
 # (torch_rates.py), and prints our rate, PyTorch's, the datasheet and the
 # ratios, plus device-copy bandwidth against torch's device-to-device copy.
 # Needs cmake, ninja (or make), a C++20 compiler and python3 with torch.
-# Usage: bench/gpu/run.sh [OUTDIR]   (about 2-5 minutes on one H200)
+# Usage: bench/gpu/run.sh [OUTDIR]   (about 3-6 minutes on one H200, with the two 20 s sustained runs)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -19,7 +19,12 @@ set +e
 timeout 300 "$build/gpucheck" kernels --json >"$out/kernels.json" 2>"$out/kernels.stderr"
 echo "gpucheck kernels exit code: $?" | tee "$out/kernels.rc"
 timeout 300 "$build/gpucheck" kernels >"$out/kernels.txt" 2>&1
+# Sustained mode: 20 s of the BF16 tensor-core kernel per GPU, with NVML's
+# clocks, temperature, power and clock-event reasons every 0.5 s.
+timeout 300 "$build/gpucheck" kernels --precision bf16 --duration 20 --json >"$out/sustained.json" 2>"$out/sustained.stderr"
+timeout 300 "$build/gpucheck" kernels --precision bf16 --duration 20 >"$out/sustained.txt" 2>&1
 set -e
 cat "$out/kernels.txt"
+grep -A4 "sustained" "$out/sustained.txt" || true
 timeout 300 python3 "$here/torch_rates.py" >"$out/torch.json" 2>"$out/torch.stderr" || echo "torch_rates.py failed: see $out/torch.stderr"
 python3 "$here/compare.py" "$out/kernels.json" "$out/torch.json" | tee "$out/table.md"
