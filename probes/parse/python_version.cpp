@@ -213,7 +213,10 @@ Pep440Version Pep440Version::base_version() const {
 std::string Pep440Version::normalized() const {
   std::string s;
   if (epoch_ != 0) s += std::to_string(epoch_) + "!";
-  for (std::size_t i = 0; i < release_.size(); ++i) s += (i ? "." : "") + std::to_string(release_[i]);
+  for (std::size_t i = 0; i < release_.size(); ++i) {
+    if (i) s += '.';
+    s += std::to_string(release_[i]);
+  }
   if (pre_kind_ >= 0) s += std::string(pre_kind_ == 0 ? "a" : pre_kind_ == 1 ? "b" : "rc") + std::to_string(pre_num_);
   if (post_ >= 0) s += ".post" + std::to_string(post_);
   if (dev_ >= 0) s += ".dev" + std::to_string(dev_);
@@ -321,7 +324,10 @@ bool clause_holds(const Pep440Clause& cl, const Pep440Version& spec, const Pep44
     rel.pop_back();
     auto p = Pep440Version::parse([&] {
       std::string s = std::to_string(spec.epoch()) + "!";
-      for (std::size_t i = 0; i < rel.size(); ++i) s += (i ? "." : "") + std::to_string(rel[i]);
+      for (std::size_t i = 0; i < rel.size(); ++i) {
+        if (i) s += '.';
+        s += std::to_string(rel[i]);
+      }
       return s;
     }());
     return p && prefix_match(pub, *p);
