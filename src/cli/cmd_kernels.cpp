@@ -35,27 +35,16 @@ std::string sustained_text(const SustainedRun& s) {
   o << "  sustained " << (s.precision.empty() ? "-" : s.precision) << " for " << fixed(s.duration_s, 1) << " s: " << s.status;
   if (s.reason) o << " (" << *s.reason << ")";
   o << ", " << s.samples.size() << " samples\n";
-  std::optional<double> first, last, lowest;
-  std::optional<int> hottest;
-  std::uint64_t reasons = 0;
-  for (auto& x : s.samples) {
-    if (x.tflops) {
-      if (!first) first = x.tflops;
-      last = x.tflops;
-      lowest = std::min(lowest.value_or(*x.tflops), *x.tflops);
-    }
-    if (x.temperature_c) hottest = std::max(hottest.value_or(*x.temperature_c), *x.temperature_c);
-    reasons |= x.throttle_reasons.value_or(0);
-  }
-  if (first) {
-    o << "    rate " << fixed(first, 1) << " -> " << fixed(last, 1) << " TFLOP/s";
-    if (*first > 0) o << ", lowest " << fixed(*lowest / *first * 100, 0) << "% of the first interval";
+  const SustainedSummary sum = summarize(s);
+  if (sum.first_tflops) {
+    o << "    rate " << fixed(sum.first_tflops, 1) << " -> " << fixed(sum.last_tflops, 1) << " TFLOP/s";
+    if (*sum.first_tflops > 0) o << ", lowest " << fixed(*sum.lowest_tflops / *sum.first_tflops * 100, 0) << "% of the first interval";
     o << "\n";
   }
-  if (hottest) o << "    hottest " << *hottest << " C\n";
+  if (sum.hottest_c) o << "    hottest " << *sum.hottest_c << " C\n";
   if (!s.telemetry) {
     std::string names;
-    for (auto& n : clock_event_names(reasons)) names += (names.empty() ? "" : ", ") + n;
+    for (auto& n : clock_event_names(sum.reasons.value_or(0))) names += (names.empty() ? "" : ", ") + n;
     if (!s.samples.empty()) o << "    clock-event reasons seen: " << (names.empty() ? "none" : names) << "\n";
   } else {
     o << "    no clocks or temperature: " << *s.telemetry << "\n";

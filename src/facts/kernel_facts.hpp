@@ -4,6 +4,7 @@
 // docs/kernels.md. Absent means not measured; `status` says why.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -82,6 +83,27 @@ struct SustainedRun {
   std::vector<SustainedSample> samples;
   std::optional<std::string> telemetry;       // NVML's absence or failure, in words
 };
+
+// What a sustained run's samples add up to, for the report and the rules.
+struct SustainedSummary {
+  std::optional<double> first_tflops, last_tflops, lowest_tflops;
+  std::optional<int> hottest_c;
+  std::optional<std::uint64_t> reasons;       // every sample's mask OR-ed; none: no sample had one
+};
+
+inline SustainedSummary summarize(const SustainedRun& run) {
+  SustainedSummary s;
+  for (auto& x : run.samples) {
+    if (x.tflops) {
+      if (!s.first_tflops) s.first_tflops = x.tflops;
+      s.last_tflops = x.tflops;
+      s.lowest_tflops = std::min(s.lowest_tflops.value_or(*x.tflops), *x.tflops);
+    }
+    if (x.temperature_c) s.hottest_c = std::max(s.hottest_c.value_or(*x.temperature_c), *x.temperature_c);
+    if (x.throttle_reasons) s.reasons = s.reasons.value_or(0) | *x.throttle_reasons;
+  }
+  return s;
+}
 
 struct GpuKernelFacts {
   std::optional<int> ordinal;                 // CUDA ordinal, after CUDA_VISIBLE_DEVICES

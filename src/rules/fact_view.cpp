@@ -340,22 +340,10 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
 // sample, and the lowest interval's rate as a percentage of the first's.
 void sustained_facts(const SustainedRun& run, const std::string& src, FactMap& g) {
   const std::string where = src + ", sustained " + run.precision;
-  std::vector<std::string> seen;
-  std::optional<double> first, lowest;
-  bool telemetry = false;
-  for (auto& x : run.samples) {
-    if (x.throttle_reasons) {
-      telemetry = true;
-      for (auto& n : clock_event_names(*x.throttle_reasons))
-        if (std::find(seen.begin(), seen.end(), n) == seen.end()) seen.push_back(n);
-    }
-    if (!x.tflops) continue;
-    if (!first) first = x.tflops;
-    lowest = std::min(lowest.value_or(*x.tflops), *x.tflops);
-  }
-  if (telemetry) g["gpu.sustained_clock_events"] = F::of_list(seen, where);
-  if (first && *first > 0 && run.samples.size() > 1)
-    g["gpu.sustained_rate_low_percent"] = F::of_number(std::round(1000.0 * *lowest / *first) / 10.0, where);
+  const SustainedSummary sum = summarize(run);
+  if (sum.reasons) g["gpu.sustained_clock_events"] = F::of_list(clock_event_names(*sum.reasons), where);
+  if (sum.first_tflops && *sum.first_tflops > 0 && run.samples.size() > 1)
+    g["gpu.sustained_rate_low_percent"] = F::of_number(std::round(1000.0 * *sum.lowest_tflops / *sum.first_tflops) / 10.0, where);
 }
 
 // The kernel checks' verdicts, on the GPU they ran on (by PCI address; MIG
