@@ -160,21 +160,15 @@ void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, j
   auto mod_or = jit(api, k, result);
   if (!mod_or) return;
   Loaded l(api, *mod_or, k, o);
-  const CUfunction fn = l.fn;
-  const CheckData& data = l.data;
-  DeviceBuffer& out = l.out;
-  unsigned& iters = l.iters;
-  const unsigned tiles = l.tiles;
-  void** params = l.params;
 
   // Correctness: one loop trip, one warp per tile.
-  CU_TRY(api.cuMemsetD32_v2(out.ptr, kPoison, data.d_bytes() / 4));
+  CU_TRY(api.cuMemsetD32_v2(l.out.ptr, kPoison, l.data.d_bytes() / 4));
   const unsigned warps_per_block = kThreads / 32;
-  launch(api, fn, (tiles + warps_per_block - 1) / warps_per_block, params);
+  launch(api, l.fn, (l.tiles + warps_per_block - 1) / warps_per_block, l.params);
   CU_TRY(api.cuCtxSynchronize());
-  std::vector<std::uint8_t> got(data.d_bytes());
-  CU_TRY(api.cuMemcpyDtoH_v2(got.data(), out.ptr, got.size()));
-  const Comparison cmp = compare(k, data, got);
+  std::vector<std::uint8_t> got(l.data.d_bytes());
+  CU_TRY(api.cuMemcpyDtoH_v2(got.data(), l.out.ptr, got.size()));
+  const Comparison cmp = compare(k, l.data, got);
   result["correct"] = cmp.wrong == 0;
   result["elements_checked"] = cmp.checked;
   result["elements_wrong"] = cmp.wrong;
@@ -184,14 +178,14 @@ void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, j
   result["tolerance"] = tolerance_rule(k);
   if (!cmp.first_mismatch.empty()) result["first_mismatch"] = cmp.first_mismatch;
 
-  const Throughput t = calibrate(d, k, o, fn, params, iters);
-  CU_TRY(api.cuMemsetD32_v2(out.ptr, kPoison, data.d_bytes() / 4));
-  const float ms = timed(api, [&] { launch(api, fn, t.blocks, params); });
-  CU_TRY(api.cuMemcpyDtoH_v2(got.data(), out.ptr, got.size()));
+  const Throughput t = calibrate(d, k, o, l.fn, l.params, l.iters);
+  CU_TRY(api.cuMemsetD32_v2(l.out.ptr, kPoison, l.data.d_bytes() / 4));
+  const float ms = timed(api, [&] { launch(api, l.fn, t.blocks, l.params); });
+  CU_TRY(api.cuMemcpyDtoH_v2(got.data(), l.out.ptr, got.size()));
   result["throughput_unwritten"] = count_unwritten(k, got);
   if (ms > 0) {
     result["seconds"] = ms / 1000.0;
-    result["tflops"] = t.flops_per_launch(iters) / (ms / 1000.0) / 1e12;
+    result["tflops"] = t.flops_per_launch(l.iters) / (ms / 1000.0) / 1e12;
   }
   result["status"] = cmp.wrong == 0 ? "passed" : "failed";
 }
@@ -207,10 +201,7 @@ void run_sustained(const Device& d, const KernelSpec& k, const SessionOptions& o
   auto mod_or = jit(api, k, result);
   if (!mod_or) return;
   Loaded l(api, *mod_or, k, o);
-  const CUfunction fn = l.fn;
-  unsigned& iters = l.iters;
-  void** params = l.params;
-  const Throughput t = calibrate(d, k, o, fn, params, iters);
+  const Throughput t = calibrate(d, k, o, l.fn, l.params, l.iters);
 
   const nvml::Telemetry telemetry(o.nvml, d.pci_bus_id);
   if (!telemetry.ok()) {
@@ -229,7 +220,7 @@ void run_sustained(const Device& d, const KernelSpec& k, const SessionOptions& o
     CU_TRY(api.cuEventRecord(first.ev, nullptr));
     double launches = 0;
     do {
-      launch(api, fn, t.blocks, params);
+      launch(api, l.fn, t.blocks, l.params);
       CU_TRY(api.cuEventRecord(last.ev, nullptr));
       CU_TRY(api.cuEventSynchronize(last.ev));
       ++launches;
@@ -237,7 +228,7 @@ void run_sustained(const Device& d, const KernelSpec& k, const SessionOptions& o
     float ms = 0;
     CU_TRY(api.cuEventElapsedTime(&ms, first.ev, last.ev));
     json s{{"t_s", std::chrono::duration<double>(WallClock::now() - start).count()}};
-    if (ms > 0) s["tflops"] = t.flops_per_launch(iters) * launches / (ms / 1000.0) / 1e12;
+    if (ms > 0) s["tflops"] = t.flops_per_launch(l.iters) * launches / (ms / 1000.0) / 1e12;
     const nvml::Reading r = telemetry.read();
     if (r.sm_clock_mhz) s["sm_clock_mhz"] = *r.sm_clock_mhz;
     if (r.mem_clock_mhz) s["mem_clock_mhz"] = *r.mem_clock_mhz;
