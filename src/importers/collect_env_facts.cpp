@@ -187,10 +187,9 @@ std::optional<std::pair<std::string, std::string>> amd_gpu(const std::string& na
   return std::make_pair(name.substr(0, open), name.substr(open + 2, name.size() - open - 3));
 }
 
-std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::string& label) {
+std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::vector<ReportGpuLine>& gpus, const std::string& label) {
   NvidiaSmiFacts s;
   s.driver_version = known(r.driver_version);
-  const auto gpus = report_gpus(r);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     if (amd_gpu(gpus[i].name)) continue;
     SmiGpu g;
@@ -208,9 +207,8 @@ std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::string& 
 }
 
 // AMD GPUs stand in for KFD nodes, numbered by the report's GPU index.
-std::vector<KfdNode> kfd_nodes(const CollectEnvReport& r, const std::string& label) {
+std::vector<KfdNode> kfd_nodes(const std::vector<ReportGpuLine>& gpus, const std::string& label) {
   std::vector<KfdNode> out;
-  const auto gpus = report_gpus(r);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const auto amd = amd_gpu(gpus[i].name);
     if (!amd) continue;
@@ -229,7 +227,8 @@ std::vector<KfdNode> kfd_nodes(const CollectEnvReport& r, const std::string& lab
 Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, const std::string& name) {
   Facts f;
   map_os(r, label, f.system);
-  f.nvidia_smi = smi(r, label);
+  const auto gpus = report_gpus(r);
+  f.nvidia_smi = smi(r, gpus, label);
 
   auto& sw = f.software;
   if (auto v = known(r.cuda_runtime)) {
@@ -250,7 +249,7 @@ Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, con
       if (auto lib = wheel_library(p.name))
         sw.libraries.push_back(LibraryInstall{*lib, p.version, at(label, p.line), std::nullopt, "pip (from report)"});
   sw.rocm.hip_version = known(r.hip_runtime);
-  sw.rocm.gpu_nodes = kfd_nodes(r, label);
+  sw.rocm.gpu_nodes = kfd_nodes(gpus, label);
   if (auto v = known(r.rocm_version))
     sw.rocm.installs.push_back(RocmInstall{"(from report)", *v, at(label, r.rocm_version->line), true});
 
