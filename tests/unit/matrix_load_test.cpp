@@ -93,6 +93,7 @@ TEST_CASE("matrix: each broken file is rejected with its one defect's place and 
        "duplicate ROCm release \"6.0\": also at matrix-broken/duplicate-rocm-release.json: /rocm_releases/0"},
       {"rocm-gfx-in-both-lists.json", "/rocm_releases/0/deprecated_gfx_targets", "\"gfx90a\" is also in gfx_targets"},
       {"bad-gfx-target.json", "/rocm_releases/1/gfx_targets/1", "an AMD gfx target, like \"gfx942\""},
+      {"bad-framework-gfx-target.json", "/frameworks/0/gfx_targets/1", "an AMD gfx target, like \"gfx942\""},
       {"unknown-rocm-key.json", "/rocm_releases/1/deprecated_gfx_target",
        "unknown key \"deprecated_gfx_target\" (did you mean \"deprecated_gfx_targets\"?)"},
       {"rules-not-array.json", "/rules", "expected an array, found {}"},
