@@ -12,7 +12,7 @@
 
 namespace gpucheck::kernels {
 
-enum class KernelKind { fma, mma, copy };
+enum class KernelKind { fma, mma, wgmma, copy };
 
 struct KernelSpec {
   const char* precision;    // "fp16", "fp8_e4m3", "copy"
@@ -22,7 +22,7 @@ struct KernelSpec {
   const char* shape;        // "m16n8k16", "thread", "grid-stride"
   const char* target;       // the declared .target: "sm_80"
   const char* isa;          // the declared .version: "7.0"
-  int na, nb, nd;           // registers per lane: A, B, accumulator (per chain)
+  int na, nb, nd;           // registers per lane: A, B, accumulator (per chain); wgmma: nb is B's words a tile
   int elem_bytes;           // bytes per accumulator element (and per FMA operand)
   int chains, unroll;
   long flops_per_op;        // per warp and instruction: 2*m*n*k, or 2*32 for an FMA

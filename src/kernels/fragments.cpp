@@ -33,4 +33,21 @@ Coord fragment_coord(const MmaShape& s, Operand op, int lane, int i) {
   return {-1, -1};
 }
 
+Coord wgmma_coord(const MmaShape& s, Operand op, int warp, int lane, int i) {
+  Coord c{-1, -1};
+  if (op == Operand::a) c = fragment_coord({16, 8, s.k, s.in_bits}, Operand::a, lane, i);
+  if (op == Operand::c) {
+    c = fragment_coord({16, 8, s.k, s.in_bits}, Operand::c, lane, i & 3);
+    c.col += 8 * (i >> 2);
+  }
+  if (c.row >= 0) c.row += 16 * warp;
+  return c;
+}
+
+std::size_t wgmma_b_offset(const MmaShape& s, int k, int n) {
+  const int bytes = s.in_bits / 8;
+  const int kbyte = k * bytes;  // 0..31: which of the two core matrices along K, and where in its row
+  return static_cast<std::size_t>((n / 8) * 256 + (kbyte / 16) * 128 + (n % 8) * 16 + kbyte % 16);
+}
+
 }  // namespace gpucheck::kernels

@@ -6,6 +6,7 @@
 // 32-bit register are numbered from its low bits.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace gpucheck::kernels {
@@ -29,5 +30,24 @@ struct MmaShape {
 // nullopt-free: the caller passes only shapes the catalog uses; an unknown
 // shape yields {-1, -1}.
 Coord fragment_coord(const MmaShape& s, Operand op, int lane, int elem);
+
+// wgmma.m64nNkK (PTX ISA, "Matrix fragments for wgmma.mma_async.m64nNk16"
+// and its k8/k32 siblings,
+// https://docs.nvidia.com/cuda/parallel-thread-execution/#matrix-fragments-for-wgmma-mma-async-m64nnk16):
+// warp q of the warpgroup holds rows 16q..16q+15. Its A registers are laid
+// out as mma.m16n8kK's A; its accumulator repeats mma.m16n8's C layout once
+// per 8 columns (c0..c3 for columns 0-7, c4..c7 for 8-15, …). Operand::a or c.
+Coord wgmma_coord(const MmaShape& s, Operand op, int warp, int lane, int elem);
+
+// Where B's element (row k, column n) sits, in bytes, in the shared-memory
+// image the wgmma kernels give their descriptor: K-major, no swizzle, core
+// matrices of 8 columns x 16 bytes; the two core matrices of one 8-column
+// group adjacent along K (leading byte offset 128), groups 256 bytes apart
+// (stride byte offset). PTX ISA "Strides": the leading byte offset is "the
+// distance, in bytes, between two adjacent core matrices in the K dimension",
+// the stride byte offset the same "in the M or N dimension"
+// (https://docs.nvidia.com/cuda/archive/12.4.0/parallel-thread-execution/index.html#strides,
+// #matrix-descriptor-format for the descriptor's bits).
+std::size_t wgmma_b_offset(const MmaShape& s, int k, int n);
 
 }  // namespace gpucheck::kernels

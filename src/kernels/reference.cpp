@@ -134,6 +134,21 @@ void make_fma(const KernelSpec& k, CheckData& out, Rng& rng) {
       }
 }
 
+// The expected value of one accumulator: c plus `times` the dot product of A's
+// row and B's column, and its tolerance: one unit of accumulation per
+// addition, over the magnitude of every term.
+void expect(const KernelSpec& k, CheckData& out, std::size_t idx, double c, const std::vector<double>& A,
+            const std::vector<double>& B, const MmaShape& s, Coord rc, int times) {
+  double dot = 0, mag = 0;
+  for (int kk = 0; kk < s.k; ++kk) {
+    const double p = A[static_cast<std::size_t>(rc.row * s.k + kk)] * B[static_cast<std::size_t>(kk * s.n + rc.col)];
+    dot += p;  // exact in binary64: products of <= 11-bit significands, k <= 32 terms
+    mag += std::fabs(p);
+  }
+  out.expected[idx] = c + times * dot;
+  out.tolerance[idx] = is_int(k) ? 0 : (times * s.k + 1) * accumulation_unit(k) * (std::fabs(c) + times * mag);
+}
+
 void make_mma(const KernelSpec& k, CheckData& out, Rng& rng) {
   const MmaShape s = shape_of(k);
   const std::size_t tiles = static_cast<std::size_t>(out.tiles);
@@ -144,7 +159,6 @@ void make_mma(const KernelSpec& k, CheckData& out, Rng& rng) {
   out.c.assign(nout * 4, 0);
   out.expected.assign(nout, 0);
   out.tolerance.assign(nout, 0);
-  const double unit = accumulation_unit(k);
   for (std::size_t t = 0; t < tiles; ++t) {
     std::vector<double> A(static_cast<std::size_t>(s.m * s.k)), B(static_cast<std::size_t>(s.k * s.n));
     for (int lane = 0; lane < 32; ++lane) {
@@ -168,15 +182,47 @@ void make_mma(const KernelSpec& k, CheckData& out, Rng& rng) {
           const double c = is_int(k) ? static_cast<double>(rng.integer(-1000, 1000))
                                       : static_cast<double>(static_cast<float>(rng.uniform(-1, 1)));
           store_acc(k, out.c, idx, c);
-          const Coord rc = fragment_coord(s, Operand::c, lane, i);
-          double sum = c, mag = std::fabs(c);
-          for (int kk = 0; kk < s.k; ++kk) {
-            const double p = A[static_cast<std::size_t>(rc.row * s.k + kk)] * B[static_cast<std::size_t>(kk * s.n + rc.col)];
-            sum += p;  // exact in binary64: products of <= 11-bit significands, k <= 32 terms
-            mag += std::fabs(p);
-          }
-          out.expected[idx] = sum;
-          out.tolerance[idx] = is_int(k) ? 0 : (s.k + 1) * unit * mag;
+          expect(k, out, idx, c, A, B, s, fragment_coord(s, Operand::c, lane, i), 1);
+        }
+  }
+}
+
+void make_wgmma(const KernelSpec& k, CheckData& out, Rng& rng) {
+  const MmaShape s = shape_of(k);
+  const std::size_t tiles = static_cast<std::size_t>(out.tiles);
+  const int in_bytes = s.in_bits / 8;
+  const int a_per_warp = 16 * s.k / 32, c_per_warp = 16 * s.n / 32;
+  out.a.assign(tiles * 4 * 32 * k.na * 4, 0);
+  out.b.assign(tiles * k.nb * 4, 0);
+  const std::size_t nout = tiles * 4 * 32 * k.nd;
+  out.c.assign(nout * 4, 0);
+  out.expected.assign(nout, 0);
+  out.tolerance.assign(nout, 0);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    std::vector<double> A(static_cast<std::size_t>(s.m * s.k)), B(static_cast<std::size_t>(s.k * s.n));
+    for (int q = 0; q < 4; ++q)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < a_per_warp; ++i) {
+          const Elem e = random_input(k, rng);
+          const Coord rc = wgmma_coord(s, Operand::a, q, lane, i);
+          A[static_cast<std::size_t>(rc.row * s.k + rc.col)] = e.value;
+          put(out.a, ((t * 4 + q) * 32 + lane) * k.na * 4 + static_cast<std::size_t>(i * in_bytes), &e.bits, in_bytes);
+        }
+    for (int n = 0; n < s.n; ++n)
+      for (int kk = 0; kk < s.k; ++kk) {
+        const Elem e = random_input(k, rng);
+        B[static_cast<std::size_t>(kk * s.n + n)] = e.value;
+        put(out.b, t * k.nb * 4 + wgmma_b_offset(s, kk, n), &e.bits, in_bytes);
+      }
+    // One loop trip applies the instruction `unroll` times to the same accumulators.
+    for (int q = 0; q < 4; ++q)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < c_per_warp; ++i) {
+          const std::size_t idx = ((t * 4 + q) * 32 + lane) * k.nd + i;
+          const double c = is_int(k) ? static_cast<double>(rng.integer(-1000, 1000))
+                                      : static_cast<double>(static_cast<float>(rng.uniform(-1, 1)));
+          store_acc(k, out.c, idx, c);
+          expect(k, out, idx, c, A, B, s, wgmma_coord(s, Operand::c, q, lane, i), k.unroll);
         }
   }
 }
@@ -200,6 +246,7 @@ CheckData make_check_data(const KernelSpec& k, int tiles, std::uint64_t seed) {
   Rng rng{seed};
   if (k.kind == KernelKind::fma) make_fma(k, out, rng);
   else if (k.kind == KernelKind::mma) make_mma(k, out, rng);
+  else if (k.kind == KernelKind::wgmma) make_wgmma(k, out, rng);
   return out;
 }
 
@@ -223,11 +270,14 @@ Comparison compare(const KernelSpec& k, const CheckData& data, const std::vector
       const std::size_t per_lane = static_cast<std::size_t>(k.nd);
       const std::size_t lane_index = i / per_lane, reg = i % per_lane;
       const std::size_t lane = lane_index % 32, chain = (lane_index / 32) % k.chains,
-                        tile = lane_index / 32 / k.chains;
+                        warp = lane_index / 32 / k.chains;
       std::ostringstream m;
       m.precision(9);
-      m << "element " << i << " (tile " << tile << ", chain " << chain << ", lane " << lane << ", register " << reg
-        << "): got " << (poisoned ? std::string("the poison (never written)") : "") ;
+      m << "element " << i << " (tile ";
+      if (k.kind == KernelKind::wgmma) m << warp / 4 << ", warp " << warp % 4;  // a warpgroup a tile
+      else m << warp << ", chain " << chain;
+      m << ", lane " << lane << ", register " << reg << "): got "
+        << (poisoned ? std::string("the poison (never written)") : "");
       if (!poisoned) m << got;
       m << ", expected " << want << " ± " << tol;
       r.first_mismatch = m.str();
@@ -250,7 +300,11 @@ std::string tolerance_rule(const KernelSpec& k) {
   if (k.kind == KernelKind::fma) return "bit-exact: an IEEE 754 fused multiply-add is correctly rounded";
   if (is_int(k)) return "exact: INT8 products accumulate in int32 without rounding";
   const int bits = prec(k).rfind("fp8", 0) == 0 ? 13 : 22;
-  return "|error| <= (k+1) * 2^-" + std::to_string(bits) + " * (sum |a*b| + |c|)";
+  const std::string unit = " * 2^-" + std::to_string(bits);
+  if (k.unroll == 1) return "|error| <= (k+1)" + unit + " * (sum |a*b| + |c|)";
+  const std::string u = std::to_string(k.unroll);
+  return "|error| <= (" + u + "k+1)" + unit + " * (" + u + " * sum |a*b| + |c|): " + u +
+         " instructions accumulate into the same registers";
 }
 
 }  // namespace gpucheck::kernels

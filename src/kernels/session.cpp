@@ -161,10 +161,10 @@ void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, j
   if (!mod_or) return;
   Loaded l(api, *mod_or, k, o);
 
-  // Correctness: one loop trip, one warp per tile.
+  // Correctness: one loop trip, one warp (wgmma: one warpgroup) per tile.
   CU_TRY(api.cuMemsetD32_v2(l.out.ptr, kPoison, l.data.d_bytes() / 4));
-  const unsigned warps_per_block = kThreads / 32;
-  launch(api, l.fn, (l.tiles + warps_per_block - 1) / warps_per_block, l.params);
+  const unsigned warps = l.tiles * (k.kind == KernelKind::wgmma ? 4 : 1), warps_per_block = kThreads / 32;
+  launch(api, l.fn, (warps + warps_per_block - 1) / warps_per_block, l.params);
   CU_TRY(api.cuCtxSynchronize());
   std::vector<std::uint8_t> got(l.data.d_bytes());
   CU_TRY(api.cuMemcpyDtoH_v2(got.data(), l.out.ptr, got.size()));

@@ -35,15 +35,16 @@ const KernelCheck& check(const KernelFacts& f, const std::string& precision) {
 }  // namespace
 
 TEST_CASE("kernels: a JIT failure is reported with the JIT's error log", "[kernels][fake_cuda]") {
-  FakeDriver s(kFakeH100 + "jit_fail gpucheck_mma_f16_m16n8k16 code=218 log=\"ptxas application ptx input, line 9; fatal : Unsupported .version 7.0\"\n");
+  FakeDriver s(kFakeH100 + "jit_fail gpucheck_wgmma_f16_m64n256k16 code=218 log=\"ptxas application ptx input, line 9; fatal : Unsupported .version 8.0\"\n");
   const KernelFacts f = run_kernel_checks(fake_request({"fp16"}));
   REQUIRE_FALSE(f.error);
   const auto& c = check(f, "fp16");
   CHECK(c.status == "jit_failed");
   CHECK(c.jit_ok == false);
   CHECK(c.jit_code == 218);
-  CHECK(c.jit_error.value_or("") == "CUDA_ERROR_INVALID_PTX: ptxas application ptx input, line 9; fatal : Unsupported .version 7.0");
-  CHECK(c.kernel.value_or("") == "gpucheck_mma_f16_m16n8k16");  // sm_90 picks the sm_80 variant
+  CHECK(c.jit_error.value_or("") == "CUDA_ERROR_INVALID_PTX: ptxas application ptx input, line 9; fatal : Unsupported .version 8.0");
+  CHECK(c.kernel.value_or("") == "gpucheck_wgmma_f16_m64n256k16");  // sm_90 picks its own sm_90a variant
+  CHECK(c.ptx_target.value_or("") == "sm_90a");
   CHECK(c.expected);
   CHECK(c.expected_source == "ptx_target");
   CHECK(kernels_exit_code(f) == 1);
@@ -56,7 +57,7 @@ TEST_CASE("kernels: an output the fake never writes fails as unwritten", "[kerne
   CHECK(c.status == "failed");
   CHECK(c.correct == false);
   CHECK(c.elements_checked == c.elements_unwritten);
-  CHECK(c.elements_unwritten == std::uint64_t{8 * 8 * 32 * 4});
+  CHECK(c.elements_unwritten == std::uint64_t{8 * 4 * 32 * 128});  // 8 tiles of a warpgroup, 128 accumulators a lane
   CHECK(c.first_mismatch.value_or("").find("the poison (never written)") != std::string::npos);
 }
 
@@ -64,10 +65,10 @@ TEST_CASE("kernels: the expected output passes, with a rate and a datasheet rati
   FakeDriver s(kFakeH100);
   KernelRequest req = fake_request({"fp32", "int8"});
   const std::string out32 = s.write("fp32.bin", expected_bytes(kernel_named("gpucheck_fma_f32"), req.session));
-  const std::string out8 = s.write("int8.bin", expected_bytes(kernel_named("gpucheck_mma_s8_m16n8k32"), req.session));
+  const std::string out8 = s.write("int8.bin", expected_bytes(kernel_named("gpucheck_wgmma_s8_m64n256k32"), req.session));
   std::ofstream(s.dir.path() / "driver.txt", std::ios::app)
       << "kernel gpucheck_fma_f32 output=" << out32 << " time_ms=20\n"
-      << "kernel gpucheck_mma_s8_m16n8k32 output=" << out8 << " time_ms=20\n";
+      << "kernel gpucheck_wgmma_s8_m64n256k32 output=" << out8 << " time_ms=20\n";
   // A synthetic matrix: one model and its architecture, figures made up for the test.
   Matrix m;
   m.version = "synthetic";
@@ -118,7 +119,7 @@ TEST_CASE("kernels: a launch failure is reported and the next check runs in a fr
 }
 
 TEST_CASE("kernels: a kernel that never finishes is killed by the watchdog", "[kernels][fake_cuda]") {
-  FakeDriver s(kFakeH100 + "kernel gpucheck_mma_bf16_m16n8k16 hang=1\n");
+  FakeDriver s(kFakeH100 + "kernel gpucheck_wgmma_bf16_m64n256k16 hang=1\n");
   const auto start = std::chrono::steady_clock::now();
   const KernelFacts f = run_kernel_checks(fake_request({"bf16", "fp16"}));
   const auto took = std::chrono::steady_clock::now() - start;
@@ -131,7 +132,7 @@ TEST_CASE("kernels: a kernel that never finishes is killed by the watchdog", "[k
 }
 
 TEST_CASE("kernels: a crash of the child becomes a result", "[kernels][fake_cuda]") {
-  FakeDriver s(kFakeH100 + "kernel gpucheck_mma_tf32_m16n8k8 crash=1\n");
+  FakeDriver s(kFakeH100 + "kernel gpucheck_wgmma_tf32_m64n256k8 crash=1\n");
   const KernelFacts f = run_kernel_checks(fake_request({"tf32", "fp8_e4m3"}));
   const auto& c = check(f, "tf32");
   CHECK(c.status == "crashed");
@@ -180,6 +181,21 @@ TEST_CASE("kernels: a Turing GPU gets the sm_75 variants and no BF16 or FP8", "[
   CHECK(check(f, "bf16").status == "not_expected");
   CHECK_FALSE(check(f, "bf16").expected);
   CHECK(check(f, "fp8_e5m2").status == "not_expected");
+}
+
+TEST_CASE("kernels: wgmma runs on compute capability 9.0 only; Ada and Blackwell get mma.sync", "[kernels][fake_cuda]") {
+  // sm_90a code loads on 9.0 devices alone (the "a" targets are not forward
+  // compatible), so a Blackwell GPU falls back to the newest portable variant.
+  for (auto [cc, fp16, fp8] : {std::tuple{"9.0", "gpucheck_wgmma_f16_m64n256k16", "gpucheck_wgmma_e4m3_m64n256k32"},
+                               std::tuple{"10.0", "gpucheck_mma_f16_m16n8k16", "gpucheck_mma_e4m3_m16n8k32"},
+                               std::tuple{"8.9", "gpucheck_mma_f16_m16n8k16", "gpucheck_mma_e4m3_m16n8k32"}}) {
+    INFO(cc);
+    FakeDriver s(std::string("driver_version 12080\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a25 cc=") +
+                 cc + " sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
+    const KernelFacts f = run_kernel_checks(fake_request({"fp16", "fp8_e4m3"}));
+    CHECK(check(f, "fp16").kernel.value_or("") == fp16);
+    CHECK(check(f, "fp8_e4m3").kernel.value_or("") == fp8);
+  }
 }
 
 TEST_CASE("kernels: bandwidth checks the copied data and rates the PCIe link", "[kernels][fake_cuda]") {

@@ -75,12 +75,100 @@ TEST_CASE("fragment layouts match the PTX ISA figures at sample points", "[kerne
   CHECK(fragment_coord({16, 8, 16, 16}, Operand::c, 31, 3).col == 7);
 }
 
+TEST_CASE("every wgmma layout covers its matrices exactly once", "[kernels][reference]") {
+  int seen_kernels = 0;
+  for (auto& k : all_kernels()) {
+    if (k.kind != KernelKind::wgmma) continue;
+    ++seen_kernels;
+    const MmaShape s = shape_of(k);
+    INFO(k.entry);
+    const int a_per_warp = 16 * s.k / 32, c_per_warp = 16 * s.n / 32;
+    for (auto [op, cols, per_lane] : {std::tuple{Operand::a, s.k, a_per_warp}, std::tuple{Operand::c, s.n, c_per_warp}}) {
+      std::set<std::pair<int, int>> seen;
+      for (int warp = 0; warp < 4; ++warp)
+        for (int lane = 0; lane < 32; ++lane)
+          for (int i = 0; i < per_lane; ++i) {
+            const Coord c = wgmma_coord(s, op, warp, lane, i);
+            REQUIRE(c.row >= 16 * warp);
+            REQUIRE(c.row < 16 * warp + 16);  // a warp's own 16 rows
+            REQUIRE(c.col >= 0);
+            REQUIRE(c.col < cols);
+            seen.insert({c.row, c.col});
+          }
+      CHECK(seen.size() == static_cast<std::size_t>(64 * cols));
+    }
+    // B's shared-memory image: every element's bytes once, nothing outside it.
+    const int bytes = s.in_bits / 8;
+    std::set<std::size_t> offsets;
+    for (int kk = 0; kk < s.k; ++kk)
+      for (int n = 0; n < s.n; ++n) {
+        const std::size_t o = wgmma_b_offset(s, kk, n);
+        REQUIRE(o % static_cast<std::size_t>(bytes) == 0);
+        REQUIRE(o + static_cast<std::size_t>(bytes) <= static_cast<std::size_t>(k.nb) * 4);
+        offsets.insert(o);
+      }
+    CHECK(offsets.size() == static_cast<std::size_t>(s.k * s.n));
+    CHECK(static_cast<std::size_t>(k.nb) * 4 == static_cast<std::size_t>(s.k * s.n * bytes));
+    CHECK(a_per_warp * s.in_bits / 32 == k.na);
+    CHECK(c_per_warp == k.nd);
+  }
+  CHECK(seen_kernels == 6);  // fp16, bf16, tf32, int8, e4m3, e5m2
+}
+
+TEST_CASE("wgmma layouts at sample points", "[kernels][reference]") {
+  // Accumulator of m64nNk16: warp 2, lane 5 (groupID 1, threadID_in_group 1),
+  // d6: row 16*2 + 1 + 8 (d2, d3 of each group of four are 8 rows down),
+  // column 8 * (6 / 4) + 2 * 1 + 0.
+  CHECK(wgmma_coord({64, 256, 16, 16}, Operand::c, 2, 5, 6).row == 41);
+  CHECK(wgmma_coord({64, 256, 16, 16}, Operand::c, 2, 5, 6).col == 10);
+  // A of m64nNk32 .s8: warp 3's a9 of lane 6 is mma.m16n8k32's (row 1, column 25), 48 rows down.
+  CHECK(wgmma_coord({64, 256, 32, 8}, Operand::a, 3, 6, 9).row == 49);
+  CHECK(wgmma_coord({64, 256, 32, 8}, Operand::a, 3, 6, 9).col == 25);
+  // B (fp16) element k=9, n=10: 8-column group 1 (256), second core matrix
+  // along K (128), row 2 of it (32), byte 18 % 16 = 2 of that row.
+  CHECK(wgmma_b_offset({64, 256, 16, 16}, 9, 10) == 418u);
+}
+
+TEST_CASE("wgmma expectations are the instruction applied four times to the encoded inputs", "[kernels][reference]") {
+  // Decodes the bytes the kernel would load through the layouts, and
+  // recomputes one accumulator: INT8, so the sums are exact.
+  const auto& k = kernel("gpucheck_wgmma_s8_m64n256k32");
+  const MmaShape s = shape_of(k);
+  const CheckData data = make_check_data(k, 2, 11);
+  const int tile = 1, warp = 2, lane = 13;
+  std::vector<int> A(64 * 32), B(32 * 256);
+  for (int q = 0; q < 4; ++q)
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < 16; ++i) {
+        const Coord c = wgmma_coord(s, Operand::a, q, l, i);
+        A[static_cast<std::size_t>(c.row * 32 + c.col)] =
+            static_cast<std::int8_t>(data.a[static_cast<std::size_t>(((tile * 4 + q) * 32 + l) * k.na * 4 + i)]);
+      }
+  for (int kk = 0; kk < 32; ++kk)
+    for (int n = 0; n < 256; ++n)
+      B[static_cast<std::size_t>(kk * 256 + n)] =
+          static_cast<std::int8_t>(data.b[static_cast<std::size_t>(tile * k.nb * 4) + wgmma_b_offset(s, kk, n)]);
+  for (int i : {0, 3, 77, 127}) {
+    const std::size_t idx = static_cast<std::size_t>(((tile * 4 + warp) * 32 + lane) * k.nd + i);
+    std::int32_t c;
+    std::memcpy(&c, &data.c[idx * 4], 4);
+    const Coord rc = wgmma_coord(s, Operand::c, warp, lane, i);
+    long dot = 0;
+    for (int kk = 0; kk < 32; ++kk) dot += long{A[static_cast<std::size_t>(rc.row * 32 + kk)]} * B[static_cast<std::size_t>(kk * 256 + rc.col)];
+    CHECK(data.expected[idx] == static_cast<double>(c + k.unroll * dot));
+    CHECK(data.tolerance[idx] == 0);
+  }
+  CHECK(k.unroll == 4);
+  CHECK(tolerance_rule(kernel("gpucheck_wgmma_bf16_m64n256k16")).find("(4k+1)") != std::string::npos);
+}
+
 TEST_CASE("the right answer passes, a wrong, NaN or unwritten element fails", "[kernels][reference]") {
   for (auto& k : all_kernels()) {
     if (k.kind == KernelKind::copy) continue;
     INFO(k.entry);
     const CheckData data = make_check_data(k, 2, 42);
-    REQUIRE(data.expected.size() == static_cast<std::size_t>(2 * k.chains * 32 * k.nd));
+    const int warps_per_tile = k.kind == KernelKind::wgmma ? 4 : 1;
+    REQUIRE(data.expected.size() == static_cast<std::size_t>(2 * warps_per_tile * k.chains * 32 * k.nd));
     REQUIRE(data.c.size() == data.d_bytes());
     auto good = encode(k, data.expected);
     auto r = compare(k, data, good);

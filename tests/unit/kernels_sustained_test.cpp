@@ -27,7 +27,7 @@ using namespace gpucheck::test;
 namespace {
 
 const std::string kFakeDir = GPUCHECK_FAKE_CUDA_DIR;
-const std::string kBf16 = "gpucheck_mma_bf16_m16n8k16";
+const std::string kBf16 = "gpucheck_wgmma_bf16_m64n256k16";  // what sm_90 runs
 
 KernelRequest sustained_request(std::vector<std::string> precisions, bool with_nvml) {
   KernelRequest r = fake_request(std::move(precisions));

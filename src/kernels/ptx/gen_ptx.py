@@ -22,8 +22,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 VERSIONS = ["3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1", "6.2", "6.3", "6.4",
             "6.5", "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "8.0", "8.1", "8.2",
             "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0"]
+# "sm_90a" is Hopper's arch-specific target (wgmma): code for it runs on
+# compute capability 9.0 only, so it claims no other target.
 TARGETS = ["sm_20", "sm_30", "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
-           "sm_100", "sm_120"]
+           "sm_90a", "sm_100", "sm_120"]
 # The real GPU targets CUDA 13's ptxas builds for (ptxas --help), which the
 # test assembles each file for, from its declared target up.
 PTXAS_TARGETS = ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_103",
@@ -38,6 +40,22 @@ def mma(precision, entry, instr, m, n, k, na, nb, nd, acc):
     return dict(kind="mma", precision=precision, entry=entry, instruction=instr, shape=f"m{m}n{n}k{k}",
                 na=na, nb=nb, nd=nd, elem_bytes=4, acc=acc, chains=CHAINS_MMA, unroll=1,
                 flops_per_op=2 * m * n * k)
+
+
+# wgmma (Hopper): one warpgroup (4 warps) per tile computes m64 x n256, A
+# from registers, B from shared memory through a matrix descriptor. N = 256
+# is the widest shape, so each instruction does the most work per issue.
+WGMMA_N = 256
+WGMMA_UNROLL = 4  # instructions per loop trip, one commit group per trip
+WGMMA_B_BYTES = WGMMA_N * 32  # every input type has k * element size = 32 bytes
+
+
+def wgmma(precision, entry, ty, acc, k, args):
+    instr = f"wgmma.mma_async.sync.aligned.m64n{WGMMA_N}k{k}.{acc}.{ty}.{ty}"
+    # flops_per_op counts per warp: a quarter of the warpgroup's instruction.
+    return dict(kind="wgmma", precision=precision, entry=entry, instruction=instr, shape=f"m64n{WGMMA_N}k{k}",
+                na=4, nb=WGMMA_B_BYTES // 4, nd=WGMMA_N // 2, elem_bytes=4, acc=acc, chains=1,
+                unroll=WGMMA_UNROLL, flops_per_op=2 * 64 * WGMMA_N * k // 4, args=args)
 
 
 def fma(precision, entry, ty):
@@ -58,6 +76,14 @@ KERNELS = [
     mma("int8", "gpucheck_mma_s8_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, 4, 2, 4, "s32"),
     mma("fp8_e4m3", "gpucheck_mma_e4m3_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, 4, 2, 4, "f32"),
     mma("fp8_e5m2", "gpucheck_mma_e5m2_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, 4, 2, 4, "f32"),
+    # The immediates after scale-d: imm-scale-a, imm-scale-b (1: not negated)
+    # and, for 16-bit inputs, imm-trans-b (0: B is K-major); integer wgmma has none.
+    wgmma("fp16", "gpucheck_wgmma_f16_m64n256k16", "f16", "f32", 16, "1, 1, 0"),
+    wgmma("bf16", "gpucheck_wgmma_bf16_m64n256k16", "bf16", "f32", 16, "1, 1, 0"),
+    wgmma("tf32", "gpucheck_wgmma_tf32_m64n256k8", "tf32", "f32", 8, "1, 1"),
+    wgmma("int8", "gpucheck_wgmma_s8_m64n256k32", "s8", "s32", 32, ""),
+    wgmma("fp8_e4m3", "gpucheck_wgmma_e4m3_m64n256k32", "e4m3", "f32", 32, "1, 1"),
+    wgmma("fp8_e5m2", "gpucheck_wgmma_e5m2_m64n256k32", "e5m2", "f32", 32, "1, 1"),
 ]
 COPY = dict(kind="copy", precision="copy", entry="gpucheck_copy_b128", instruction="ld.global.v4.u32/st.global.v4.u32",
             shape="grid-stride", na=0, nb=0, nd=0, elem_bytes=16, acc="b32", chains=1, unroll=1, flops_per_op=0)
@@ -125,6 +151,8 @@ def body_common(k):
 def kernel_text(k, version, target):
     if k["kind"] == "copy":
         return copy_text(k, version, target)
+    if k["kind"] == "wgmma":
+        return wgmma_text(k, version, target)
     lines, accty = body_common(k)
     lines += ["  mov.u32 %r12, 0;", "LOOP:"]
     for _ in range(k["unroll"]):
@@ -150,6 +178,126 @@ def kernel_text(k, version, target):
     params = ("  .param .u64 p_a,\n  .param .u64 p_b,\n  .param .u64 p_c,\n  .param .u64 p_d,\n"
               "  .param .u32 p_iters,\n  .param .u32 p_tiles")
     return header(k, version, target) + f".visible .entry {k['entry']}(\n{params}\n)\n{{\n" + "\n".join(lines) + "\n}\n"
+
+
+def wgmma_text(k, version, target):
+    """Warpgroup g of the grid works on tile g % tiles. Warp q (0..3) of the
+    warpgroup holds rows 16q..16q+15 of A and of the accumulator: lane l's
+    `na` A registers at a[((tile*4+q)*32+l)*na], its `nd` accumulators at
+    c[((tile*4+q)*32+l)*nd] (stored at the same place in d). The tile's B,
+    WGMMA_B_BYTES of shared-memory image, is at b[tile*nb]; the warpgroup
+    copies it into its half of the block's shared memory, where the
+    descriptor reads it."""
+    nd, na = k["nd"], k["na"]
+    accty = "s32" if k["acc"] == "s32" else "f32"
+    # Matrix descriptor (PTX ISA "Matrix Descriptor Format",
+    # https://docs.nvidia.com/cuda/archive/12.4.0/parallel-thread-execution/index.html#matrix-descriptor-format): start address,
+    # leading-dimension byte offset (between core matrices adjacent in K) in
+    # bits 16-29, stride-dimension byte offset (adjacent in N) in bits 32-45,
+    # each >> 4; no swizzle. Core matrices of 8 rows x 16 bytes: the two along
+    # K are adjacent (LBO 128), then the next 8 rows of N (SBO 256).
+    desc_const = ((128 >> 4) << 16) | ((256 >> 4) << 32)
+    lines = [
+        "  .reg .pred %p;",
+        "  .reg .pred %ps;",
+        "  .reg .b32 %r<24>;",
+        "  .reg .b64 %rd<24>;",
+        f"  .reg .b32 %a<{na}>;",
+        f"  .reg .{accty} %c<{nd}>;",
+        "  ld.param.u64 %rd1, [p_a];",
+        "  ld.param.u64 %rd2, [p_b];",
+        "  ld.param.u64 %rd3, [p_c];",
+        "  ld.param.u64 %rd4, [p_d];",
+        "  cvta.to.global.u64 %rd1, %rd1;",
+        "  cvta.to.global.u64 %rd2, %rd2;",
+        "  cvta.to.global.u64 %rd3, %rd3;",
+        "  cvta.to.global.u64 %rd4, %rd4;",
+        "  ld.param.u32 %r7, [p_iters];",
+        "  ld.param.u32 %r8, [p_tiles];",
+        "  mov.u32 %r1, %tid.x;",
+        "  mov.u32 %r2, %ctaid.x;",
+        "  mov.u32 %r3, %ntid.x;",
+        "  mad.lo.u32 %r4, %r2, %r3, %r1;   // this thread in the grid",
+        "  shr.u32 %r5, %r4, 7;             // this warpgroup in the grid",
+        "  and.b32 %r6, %r1, 127;           // thread in the warpgroup",
+        "  rem.u32 %r9, %r5, %r8;           // the tile this warpgroup works on",
+        "  // B: the tile's shared-memory image, 16 bytes a thread per pass",
+        f"  mul.wide.u32 %rd5, %r9, {WGMMA_B_BYTES};",
+        "  add.u64 %rd5, %rd2, %rd5;",
+        "  mov.u32 %r10, gpucheck_smem;",
+        "  shr.u32 %r11, %r1, 7;            // this warpgroup in the block",
+        f"  mad.lo.u32 %r10, %r11, {WGMMA_B_BYTES}, %r10;",
+        "  shl.b32 %r12, %r6, 4;",
+    ]
+    for j in range(WGMMA_B_BYTES // (128 * 16)):
+        off = j * 128 * 16
+        lines += [
+            f"  add.u32 %r13, %r12, {off};",
+            "  cvt.u64.u32 %rd6, %r13;",
+            "  add.u64 %rd7, %rd5, %rd6;",
+            "  ld.global.v4.u32 {%r14, %r15, %r16, %r17}, [%rd7];",
+            "  add.u32 %r18, %r10, %r13;",
+            "  st.shared.v4.u32 [%r18], {%r14, %r15, %r16, %r17};",
+        ]
+    lines += [
+        "  // wgmma reads shared memory through the async proxy: make the",
+        "  // generic-proxy stores above visible to it (PTX ISA, wgmma.mma_async).",
+        "  fence.proxy.async.shared::cta;",
+        "  bar.sync 0;",
+        "  cvt.u64.u32 %rd8, %r10;",
+        "  and.b64 %rd8, %rd8, 262143;",
+        "  shr.u64 %rd8, %rd8, 4;",
+        f"  or.b64 %rd8, %rd8, {desc_const};",
+        "  // A and the accumulators: warp q of the warpgroup, lane l",
+        "  shr.u32 %r19, %r4, 5;             // this warp in the grid",
+        "  and.b32 %r19, %r19, 3;            // q",
+        "  and.b32 %r20, %r1, 31;            // lane",
+        "  mad.lo.u32 %r21, %r9, 4, %r19;",
+        "  mad.lo.u32 %r21, %r21, 32, %r20;  // (tile*4+q)*32+lane",
+        f"  mul.wide.u32 %rd9, %r21, {na * 4};",
+        "  add.u64 %rd9, %rd1, %rd9;",
+    ]
+    for i in range(na):
+        lines.append(f"  ld.global.b32 %a{i}, [%rd9+{i * 4}];")
+    lines += [
+        f"  mul.wide.u32 %rd10, %r21, {nd * 4};",
+        "  add.u64 %rd11, %rd3, %rd10;",
+        "  add.u64 %rd12, %rd4, %rd10;",
+    ]
+    ld = "ld.global.s32" if accty == "s32" else "ld.global.f32"
+    for i in range(nd):
+        lines.append(f"  {ld} %c{i}, [%rd11+{i * 4}];")
+    d = ", ".join(f"%c{i}" for i in range(nd))
+    a = ", ".join(f"%a{i}" for i in range(na))
+    tail = ", %ps" + (", " + k["args"] if k["args"] else "")
+    lines += [
+        "  setp.eq.u32 %ps, %r7, %r7;        // scale-d: D = A*B + D",
+        "  mov.u32 %r22, 0;",
+        "LOOP:",
+        "  // Orders the registers' earlier writes (loads, the last trip) before",
+        "  // this trip's wgmma reads them; ptxas inserts it here otherwise.",
+        "  wgmma.fence.sync.aligned;",
+    ]
+    for _ in range(k["unroll"]):
+        lines.append(f"  {k['instruction']} {{{d}}}, {{{a}}}, %rd8{tail};")
+    lines += [
+        "  wgmma.commit_group.sync.aligned;",
+        "  // Keep one group in flight: groups on the same accumulators run in order.",
+        "  wgmma.wait_group.sync.aligned 1;",
+        "  add.u32 %r22, %r22, 1;",
+        "  setp.lt.u32 %p, %r22, %r7;",
+        "  @%p bra LOOP;",
+        "  wgmma.wait_group.sync.aligned 0;",
+    ]
+    st = "st.global.s32" if accty == "s32" else "st.global.f32"
+    for i in range(nd):
+        lines.append(f"  {st} [%rd12+{i * 4}], %c{i};")
+    lines.append("  ret;")
+    params = ("  .param .u64 p_a,\n  .param .u64 p_b,\n  .param .u64 p_c,\n  .param .u64 p_d,\n"
+              "  .param .u32 p_iters,\n  .param .u32 p_tiles")
+    smem = f".shared .align 1024 .b8 gpucheck_smem[{2 * WGMMA_B_BYTES}];  // two warpgroups a block\n\n"
+    return (header(k, version, target) + smem + f".visible .entry {k['entry']}(\n{params}\n)\n{{\n" +
+            "\n".join(lines) + "\n}\n")
 
 
 def copy_text(k, version, target):
@@ -197,6 +345,8 @@ def header(k, version, target):
 
 
 def claimed_targets(target):
+    if target.endswith("a"):
+        return [target]
     n = int(target[3:])
     return [t for t in PTXAS_TARGETS if int(t[3:]) >= n]
 
@@ -214,14 +364,14 @@ def assembles(ptxas, text, arch):
 def lowest(ptxas, k):
     target = None
     for t in TARGETS:
-        arch = t if int(t[3:]) >= 75 else "sm_75"
+        arch = t if int(t[3:].rstrip("a")) >= 75 else "sm_75"
         if assembles(ptxas, kernel_text(k, VERSIONS[-1], t), arch)[0]:
             target = t
             break
     if target is None:
         ok, err = assembles(ptxas, kernel_text(k, VERSIONS[-1], "sm_120"), "sm_120")
         sys.exit(f"{k['entry']}: no target assembles:\n{err}")
-    arch = target if int(target[3:]) >= 75 else "sm_75"
+    arch = target if int(target[3:].rstrip("a")) >= 75 else "sm_75"
     for v in VERSIONS:
         if assembles(ptxas, kernel_text(k, v, target), arch)[0]:
             return v, target
