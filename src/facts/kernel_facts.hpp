@@ -15,7 +15,7 @@ namespace gpucheck {
 
 // One precision on one GPU.
 struct KernelCheck {
-  std::string precision;            // "fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "fp6", "fp4"
+  std::string precision;            // "fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "fp6_e3m2", "fp6_e2m3", "fp4"
   // passed, failed (wrong results), jit_failed, launch_failed, timed_out,
   // crashed, context_error, not_expected (the architecture lacks it and no
   // kernel can run), not_implemented (expected, but gpucheck has no kernel yet), skipped

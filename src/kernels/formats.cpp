@@ -16,12 +16,16 @@ struct Format {
   bool has_inf;             // IEEE-style: all-ones exponent is Inf/NaN
   std::uint32_t nan_code;   // the NaN this conversion produces (without sign)
   double max_finite;
+  bool has_nan = true;      // false: the MX formats, where every code is finite
 };
 
 constexpr Format kFp16{5, 10, 15, true, 0x7E00u, 65504.0};
 constexpr Format kBf16{8, 7, 127, true, 0x7FC0u, 3.3895313892515355e38};
 constexpr Format kE4m3{4, 3, 7, false, 0x7Fu, 448.0};
 constexpr Format kE5m2{5, 2, 15, true, 0x7Eu, 57344.0};
+constexpr Format kE2m1{2, 1, 1, false, 0, 6.0, false};
+constexpr Format kE2m3{2, 3, 1, false, 0, 7.5, false};
+constexpr Format kE3m2{3, 2, 3, false, 0, 28.0, false};
 
 // x rounded to the format's precision with an unbounded exponent range above
 // (overflow is decided by the caller) and gradual underflow below.
@@ -73,7 +77,7 @@ double decode(const Format& f, std::uint32_t v) {
   double a;
   if (f.has_inf && exp == exp_all) {
     a = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-  } else if (!f.has_inf && exp == exp_all && man == man_mask) {
+  } else if (!f.has_inf && f.has_nan && exp == exp_all && man == man_mask) {
     a = std::numeric_limits<double>::quiet_NaN();
   } else if (exp == 0) {
     a = std::ldexp(static_cast<double>(man), 1 - f.bias - f.man_bits);
@@ -109,5 +113,14 @@ std::uint8_t to_e5m2(double x, Overflow mode) {
   return static_cast<std::uint8_t>(encode(kE5m2, x, mode == Overflow::saturate));
 }
 double from_e5m2(std::uint8_t v) { return decode(kE5m2, v); }
+
+// NaN has no code in the MX formats; it saturates like an overflow (never fed
+// to the GPU: the checks draw finite inputs).
+std::uint8_t to_e2m1(double x) { return static_cast<std::uint8_t>(encode(kE2m1, std::isnan(x) ? 7.0 : x, true)); }
+double from_e2m1(std::uint8_t v) { return decode(kE2m1, v & 0xFu); }
+std::uint8_t to_e2m3(double x) { return static_cast<std::uint8_t>(encode(kE2m3, std::isnan(x) ? 8.0 : x, true)); }
+double from_e2m3(std::uint8_t v) { return decode(kE2m3, v & 0x3Fu); }
+std::uint8_t to_e3m2(double x) { return static_cast<std::uint8_t>(encode(kE3m2, std::isnan(x) ? 29.0 : x, true)); }
+double from_e3m2(std::uint8_t v) { return decode(kE3m2, v & 0x3Fu); }
 
 }  // namespace gpucheck::kernels

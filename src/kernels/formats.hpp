@@ -33,4 +33,17 @@ double from_e4m3(std::uint8_t v);
 std::uint8_t to_e5m2(double x, Overflow mode);
 double from_e5m2(std::uint8_t v);
 
+// OCP Microscaling Formats (MX) v1.0, §5.3.2 (FP6) and §5.3.3 (FP4):
+// https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf
+// No infinities and no NaN: every code is a finite number. E2M1 (FP4): bias
+// 1, max 6; E2M3 (FP6): bias 1, max 7.5; E3M2 (FP6): bias 3, max 28. The same
+// value sets as CUDA 13's cuda_fp4.hpp and cuda_fp6.hpp. Overflow saturates
+// to ±max. Codes are right-aligned: E2M1 in bits 3..0, the FP6 formats in 5..0.
+std::uint8_t to_e2m1(double x);
+double from_e2m1(std::uint8_t v);
+std::uint8_t to_e2m3(double x);
+double from_e2m3(std::uint8_t v);
+std::uint8_t to_e3m2(double x);
+double from_e3m2(std::uint8_t v);
+
 }  // namespace gpucheck::kernels

@@ -27,14 +27,20 @@ struct Rng {
 std::string prec(const KernelSpec& k) { return k.precision; }
 bool is_int(const KernelSpec& k) { return prec(k) == "int8"; }
 
-// The unit roundoff assumed for the accumulation of an mma.sync: FP32
+// Formats of 8 bits and fewer: FP8, FP6, FP4.
+bool is_narrow_float(const KernelSpec& k) {
+  const std::string p = prec(k);
+  return p.rfind("fp8", 0) == 0 || p.rfind("fp6", 0) == 0 || p == "fp4";
+}
+
+// The unit roundoff assumed for the accumulation of an mma: FP32
 // accumulators (2^-23 per addition, doubled for hardware that truncates
 // instead of rounding), except FP8 on Hopper, whose tensor cores keep about
 // 14 bits while accumulating (DeepSeek-V3 technical report, §3.3.2,
-// https://arxiv.org/abs/2412.19437).
+// https://arxiv.org/abs/2412.19437). FP6 and FP4 get FP8's allowance: no
+// source states how Blackwell accumulates them.
 double accumulation_unit(const KernelSpec& k) {
-  if (prec(k).rfind("fp8", 0) == 0) return std::ldexp(1.0, -13);
-  return std::ldexp(1.0, -22);
+  return std::ldexp(1.0, is_narrow_float(k) ? -13 : -22);
 }
 
 // One input element: a random value rounded to the format; its bits and value.
@@ -60,6 +66,13 @@ Elem random_input(const KernelSpec& k, Rng& rng) {
   }
   if (p == "fp8_e4m3") { const auto v = to_e4m3(x, Overflow::saturate); return {v, from_e4m3(v)}; }
   if (p == "fp8_e5m2") { const auto v = to_e5m2(x, Overflow::saturate); return {v, from_e5m2(v)}; }
+  // FP6 and FP4 have so few values that a random code, not a rounded
+  // uniform draw, is what exercises all of them (up to ±max). In the
+  // register each sits in a byte of its own: FP6 in bits 5..0, E2M1 in bits
+  // 5..2 (PTX ISA, mma ".kind::f8f6f4": "resides in central 4 bits").
+  if (p == "fp6_e3m2") { const auto v = static_cast<std::uint8_t>(rng.integer(0, 63)); return {v, from_e3m2(v)}; }
+  if (p == "fp6_e2m3") { const auto v = static_cast<std::uint8_t>(rng.integer(0, 63)); return {v, from_e2m3(v)}; }
+  if (p == "fp4") { const auto v = static_cast<std::uint8_t>(rng.integer(0, 15)); return {std::uint32_t{v} << 2, from_e2m1(v)}; }
   return {0, 0};
 }
 
@@ -299,7 +312,7 @@ std::uint64_t count_unwritten(const KernelSpec& k, const std::vector<std::uint8_
 std::string tolerance_rule(const KernelSpec& k) {
   if (k.kind == KernelKind::fma) return "bit-exact: an IEEE 754 fused multiply-add is correctly rounded";
   if (is_int(k)) return "exact: INT8 products accumulate in int32 without rounding";
-  const int bits = prec(k).rfind("fp8", 0) == 0 ? 13 : 22;
+  const int bits = is_narrow_float(k) ? 13 : 22;
   const std::string unit = " * 2^-" + std::to_string(bits);
   if (k.unroll == 1) return "|error| <= (k+1)" + unit + " * (sum |a*b| + |c|)";
   const std::string u = std::to_string(k.unroll);

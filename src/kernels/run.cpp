@@ -42,9 +42,11 @@ std::string normalize_bus(const std::string& b) {
   return lower(domain + b.substr(colon));
 }
 
-// The matrix names FP8 once; both encodings run on the same units.
+// The matrix names FP8 and FP6 once; both encodings of each run on the same units.
 std::string matrix_key(const std::string& precision) {
-  return precision.rfind("fp8", 0) == 0 ? "fp8" : precision;
+  for (const char* family : {"fp8", "fp6"})
+    if (precision.rfind(family, 0) == 0) return family;
+  return precision;
 }
 
 const ArchPrecisions* find_arch(const Matrix* m, const std::string& cc) {
@@ -71,10 +73,11 @@ const KernelSpec* pick(const std::string& precision, int cc) {
   const KernelSpec* best = nullptr;
   for (auto& k : all_kernels()) {
     if (precision != k.precision) continue;
-    const std::string t = k.target;
-    const bool arch_specific = t.back() == 'a';
+    // "sm_90a" code runs on 9.0 alone; "sm_120f" on the 12.x family from 12.0.
+    const char kind = std::string(k.target).back();
     const int tn = target_number(k);
-    if (arch_specific ? tn != cc : tn > cc) continue;
+    const bool runs = kind == 'a' ? tn == cc : kind == 'f' ? tn / 10 == cc / 10 && tn <= cc : tn <= cc;
+    if (!runs) continue;
     if (!best || tn > target_number(*best)) best = &k;
   }
   return best;
@@ -123,14 +126,15 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
     KernelCheck c;
     c.precision = p;
     const KernelSpec* k = pick(p, cc);
+    const std::string key = matrix_key(p);
     if (arch) {
-      c.expected = std::find(arch->precisions.begin(), arch->precisions.end(), matrix_key(p)) != arch->precisions.end();
+      c.expected = std::find(arch->precisions.begin(), arch->precisions.end(), key) != arch->precisions.end();
       c.expected_source = "matrix";
     } else {
       c.expected = k != nullptr;
       c.expected_source = "ptx_target";
     }
-    if ((p == "fp4" || p == "fp6") && !c.expected) continue;  // only worth a line where the hardware has them
+    if ((key == "fp4" || key == "fp6") && !c.expected) continue;  // only worth a line where the hardware has them
     if (k) {
       c.kernel = k->entry;
       c.instruction = k->instruction;
@@ -348,7 +352,7 @@ void add_expectations(GpuKernelFacts& gpu, const KernelRequest& req) {
 
 const std::vector<std::string>& all_precisions() {
   static const std::vector<std::string> p = {"fp64", "fp32", "tf32", "fp16", "bf16", "int8",
-                                             "fp8_e4m3", "fp8_e5m2", "fp6", "fp4"};
+                                             "fp8_e4m3", "fp8_e5m2", "fp6_e3m2", "fp6_e2m3", "fp4"};
   return p;
 }
 

@@ -6,6 +6,10 @@
 // 448 = S.1111.110, NaN S.1111.111, min subnormal 2^-9; E5M2 max 57344,
 // infinity S.11111.00, min subnormal 2^-16) and its saturation rules:
 // https://www.opencompute.org/documents/ocp-8-bit-floating-point-specification-ofp8-revision-1-0-2023-12-01-pdf-1
+// The MX formats (OCP Microscaling Formats v1.0, §5.3): E2M1's eight
+// magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6; E2M3 min subnormal 0.125, max 7.5;
+// E3M2 min subnormal 0.0625, min normal 0.25, max 28; no Inf or NaN codes
+// (value sets as in CUDA 13's cuda_fp4.hpp and cuda_fp6.hpp).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -109,5 +113,38 @@ TEST_CASE("every E4M3 and E5M2 value converts back to itself", "[kernels][format
     const auto h = static_cast<std::uint16_t>(v);
     const double d = from_fp16(h);
     if (!std::isnan(d)) REQUIRE(to_fp16(d) == h);
+  }
+}
+
+TEST_CASE("E2M1, E2M3 and E3M2 follow the OCP MX spec: every code finite, overflow saturates", "[kernels][formats]") {
+  const double e2m1[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  for (int v = 0; v < 8; ++v) {
+    CHECK(from_e2m1(static_cast<std::uint8_t>(v)) == e2m1[v]);
+    CHECK(from_e2m1(static_cast<std::uint8_t>(v | 8)) == -e2m1[v]);
+    CHECK(to_e2m1(e2m1[v]) == v);
+  }
+  CHECK(to_e2m1(5.0) == 0x6);    // tie between 4 and 6: even mantissa (4)
+  CHECK(to_e2m1(2.5) == 0x4);    // tie between 2 and 3: 2
+  CHECK(to_e2m1(0.25) == 0x0);   // tie between 0 and 0.5: zero
+  CHECK(to_e2m1(0.75) == 0x2);   // tie between 0.5 and 1: 1
+  CHECK(to_e2m1(100.0) == 0x7);  // saturates at 6
+  CHECK(to_e2m1(-kInf) == 0xF);
+  CHECK(from_e2m3(0x01) == 0.125);
+  CHECK(from_e2m3(0x08) == 1.0);
+  CHECK(from_e2m3(0x1F) == 7.5);
+  CHECK(from_e2m3(0x3F) == -7.5);
+  CHECK(to_e2m3(7.75) == 0x1F);  // tie with 8 rounds to even (8), which overflows: saturates
+  CHECK(from_e3m2(0x01) == 0.0625);
+  CHECK(from_e3m2(0x04) == 0.25);
+  CHECK(from_e3m2(0x1F) == 28.0);
+  CHECK(to_e3m2(1.0) == 0x0C);
+  CHECK(to_e3m2(30.0) == 0x1F);
+  for (int v = 0; v < 64; ++v) {
+    const auto b = static_cast<std::uint8_t>(v);
+    const double d3 = from_e2m3(b), d2 = from_e3m2(b);
+    CHECK(std::isfinite(d3));
+    CHECK(std::isfinite(d2));
+    CHECK(to_e2m3(d3) == b);  // 0x20 too: -0 keeps its sign
+    CHECK(to_e3m2(d2) == b);
   }
 }

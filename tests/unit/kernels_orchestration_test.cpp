@@ -198,6 +198,34 @@ TEST_CASE("kernels: wgmma runs on compute capability 9.0 only; Ada and Blackwell
   }
 }
 
+TEST_CASE("kernels: FP4 and FP6 run on the 12.x family; where the matrix expects them without a kernel, it says so", "[kernels][fake_cuda]") {
+  Matrix m;  // synthetic: the two Blackwell compute capabilities, with FP6 and FP4
+  m.version = "synthetic";
+  m.arch_precisions.push_back(ArchPrecisions{"12.1", "Blackwell", {"fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
+  m.arch_precisions.push_back(ArchPrecisions{"10.0", "Blackwell", {"fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
+  for (const char* cc : {"12.1", "10.0"}) {
+    INFO(cc);
+    FakeDriver s(std::string("driver_version 12090\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a26 cc=") +
+                 cc + " sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
+    KernelRequest req = fake_request({"fp4", "fp6_e3m2", "fp6_e2m3"});
+    req.matrix = &m;
+    const KernelFacts f = run_kernel_checks(req);
+    for (auto [p, entry] : {std::pair{"fp4", "gpucheck_mma_e2m1_m16n8k32"}, std::pair{"fp6_e3m2", "gpucheck_mma_e3m2_m16n8k32"},
+                            std::pair{"fp6_e2m3", "gpucheck_mma_e2m3_m16n8k32"}}) {
+      const auto& c = check(f, p);
+      CHECK(c.expected);
+      if (std::string(cc) == "12.1") {  // sm_120f code: the family from 12.0 on
+        CHECK(c.kernel.value_or("") == entry);
+        CHECK(c.ptx_target.value_or("") == "sm_120f");
+        CHECK(c.status == "failed");  // it ran: the fake wrote nothing
+      } else {  // datacenter Blackwell has FP4/FP6 through tcgen05 only
+        CHECK_FALSE(c.kernel);
+        CHECK(c.status == "not_implemented");
+      }
+    }
+  }
+}
+
 TEST_CASE("kernels: bandwidth checks the copied data and rates the PCIe link", "[kernels][fake_cuda]") {
   FakeDriver s(kFakeH100 + "memcpy_ms 0.5\n");
   KernelRequest req = fake_request({"bandwidth"});

@@ -230,6 +230,22 @@ TEST_CASE("inputs are already in the format: the fp16 bytes are the rounded valu
   CHECK(a.a.size() == 32u * 4 * 4);
 }
 
+TEST_CASE("FP4 inputs sit in bits 5..2 of their byte, FP6 in bits 5..0, and cover every code", "[kernels][reference]") {
+  for (auto [entry, low_zero_bits, codes] : {std::tuple{"gpucheck_mma_e2m1_m16n8k32", 2, 16},
+                                            std::tuple{"gpucheck_mma_e3m2_m16n8k32", 0, 64},
+                                            std::tuple{"gpucheck_mma_e2m3_m16n8k32", 0, 64}}) {
+    INFO(entry);
+    const CheckData data = make_check_data(kernel(entry), 4, 5);
+    std::set<int> seen;
+    for (std::uint8_t b : data.a) {
+      CHECK((b & 0xC0) == 0);  // the top two bits are padding
+      CHECK((b & ((1 << low_zero_bits) - 1)) == 0);
+      seen.insert(b >> low_zero_bits);
+    }
+    CHECK(seen.size() == static_cast<std::size_t>(codes));
+  }
+}
+
 TEST_CASE("the embedded PTX is the committed PTX, at its declared version and target", "[kernels][catalog]") {
   for (auto& k : all_kernels()) {
     INFO(k.entry);

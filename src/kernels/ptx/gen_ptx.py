@@ -24,8 +24,11 @@ VERSIONS = ["3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1"
             "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0"]
 # "sm_90a" is Hopper's arch-specific target (wgmma): code for it runs on
 # compute capability 9.0 only, so it claims no other target.
+# "sm_120f" is the Blackwell GeForce/workstation family target (PTX 8.8):
+# code for it runs on compute capability 12.x, which "sm_120a" (PTX 8.7) does
+# not promise beyond 12.0, so the family target comes first.
 TARGETS = ["sm_20", "sm_30", "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
-           "sm_90a", "sm_100", "sm_120"]
+           "sm_90a", "sm_100", "sm_120", "sm_120f", "sm_120a"]
 # The real GPU targets CUDA 13's ptxas builds for (ptxas --help), which the
 # test assembles each file for, from its declared target up.
 PTXAS_TARGETS = ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_103",
@@ -78,6 +81,12 @@ KERNELS = [
     mma("fp8_e5m2", "gpucheck_mma_e5m2_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, 4, 2, 4, "f32"),
     # The immediates after scale-d: imm-scale-a, imm-scale-b (1: not negated)
     # and, for 16-bit inputs, imm-trans-b (0: B is K-major); integer wgmma has none.
+    # FP4 and FP6 (mma with .kind::f8f6f4, sm_120 family): each element in a
+    # byte of its own, so the fragments are m16n8k32 .e4m3's (PTX ISA,
+    # "Matrix Data-types" and mma's ".kind::f8f6f4").
+    mma("fp4", "gpucheck_mma_e2m1_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", 16, 8, 32, 4, 2, 4, "f32"),
+    mma("fp6_e3m2", "gpucheck_mma_e3m2_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e3m2.f32", 16, 8, 32, 4, 2, 4, "f32"),
+    mma("fp6_e2m3", "gpucheck_mma_e2m3_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m3.e2m3.f32", 16, 8, 32, 4, 2, 4, "f32"),
     wgmma("fp16", "gpucheck_wgmma_f16_m64n256k16", "f16", "f32", 16, "1, 1, 0"),
     wgmma("bf16", "gpucheck_wgmma_bf16_m64n256k16", "bf16", "f32", 16, "1, 1, 0"),
     wgmma("tf32", "gpucheck_wgmma_tf32_m64n256k8", "tf32", "f32", 8, "1, 1"),
@@ -347,6 +356,9 @@ def header(k, version, target):
 def claimed_targets(target):
     if target.endswith("a"):
         return [target]
+    if target.endswith("f"):  # the family: same major compute capability, this minor or later
+        n = int(target[3:-1])
+        return [t for t in PTXAS_TARGETS if int(t[3:]) // 10 == n // 10 and int(t[3:]) >= n]
     n = int(target[3:])
     return [t for t in PTXAS_TARGETS if int(t[3:]) >= n]
 
@@ -364,14 +376,14 @@ def assembles(ptxas, text, arch):
 def lowest(ptxas, k):
     target = None
     for t in TARGETS:
-        arch = t if int(t[3:].rstrip("a")) >= 75 else "sm_75"
+        arch = t if int(t[3:].rstrip("af")) >= 75 else "sm_75"
         if assembles(ptxas, kernel_text(k, VERSIONS[-1], t), arch)[0]:
             target = t
             break
     if target is None:
         ok, err = assembles(ptxas, kernel_text(k, VERSIONS[-1], "sm_120"), "sm_120")
         sys.exit(f"{k['entry']}: no target assembles:\n{err}")
-    arch = target if int(target[3:].rstrip("a")) >= 75 else "sm_75"
+    arch = target if int(target[3:].rstrip("af")) >= 75 else "sm_75"
     for v in VERSIONS:
         if assembles(ptxas, kernel_text(k, v, target), arch)[0]:
             return v, target
