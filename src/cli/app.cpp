@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "host/hosts.hpp"
 #include "importers/import_report.hpp"
+#include "kernels/run.hpp"
 
 namespace gpucheck {
 
@@ -120,6 +122,38 @@ CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
             return {};
           },
           "SECONDS in (0, 3600]"));
+}
+
+CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& precisions) {
+  std::vector<std::string> known = kernels::all_precisions();
+  known.push_back("bandwidth");
+  return cmd->add_option("--precision", precisions, "Only these kernel checks (repeatable; default all of them)")
+      ->check(CLI::IsMember(known))
+      ->allow_extra_args(false)
+      ->type_name("NAME");
+}
+
+CLI::Option* add_step_timeout_option(CLI::App* cmd, double& seconds) {
+  return cmd
+      ->add_option("--step-timeout", seconds,
+                   "Seconds a kernel check's process may stay silent (one step, or one sustained-mode sample) "
+                   "before it is killed: 0.5 to 600, default 10")
+      ->check(CLI::Range(0.5, 600.0))
+      ->type_name("SECONDS");
+}
+
+std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f) {
+  return {add_precision_option(cmd, f.precisions), add_step_timeout_option(cmd, f.step_timeout_s),
+          add_duration_option(cmd, f.duration_s)};
+}
+
+void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::KernelRequest& req) {
+  req.precisions = f.precisions;
+  req.step_timeout = Millis(static_cast<long>(f.step_timeout_s * 1000));
+  req.session.sustained_s = f.duration_s;
+  // A sample is the line that feeds the per-step watchdog: keep several within one step timeout.
+  req.session.sample_s = std::min(0.5, f.step_timeout_s / 4);
+  req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
 }
 
 std::string facts_origin(const GlobalOptions& g) {

@@ -7,12 +7,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "host/host.hpp"
 #include "probe.hpp"
 #include "rules/knowledge.hpp"
 
 namespace gpucheck {
+
+namespace kernels {
+struct KernelRequest;
+}
 
 // Exit codes are an API for launchers (docs/exit-codes.md).
 inline constexpr int kExitOk = 0;
@@ -55,8 +60,23 @@ std::string facts_origin(const GlobalOptions& g);
 // --root or --from.
 bool live_only(const GlobalOptions& g, const std::string& what);
 
-// --duration SECONDS, the kernel checks' sustained mode (kernels, check --kernels).
+// How the kernel checks run, as `kernels` and `check --kernels` both take it:
+// one definition of each option, so the two commands cannot drift apart.
+struct KernelFlags {
+  std::vector<std::string> precisions;  // --precision; empty: every check
+  double step_timeout_s = 10;           // --step-timeout
+  double duration_s = 0;                // --duration; 0: no sustained run
+};
+// --precision NAME (repeatable): only these kernel checks.
+CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& precisions);
+// --step-timeout SECONDS: how long a kernel check's process may stay silent before it is killed.
+CLI::Option* add_step_timeout_option(CLI::App* cmd, double& seconds);
+// --duration SECONDS, the kernel checks' sustained mode.
 CLI::Option* add_duration_option(CLI::App* cmd, double& seconds);
+// All three, bound to `f`; returned so a command can make them need a flag.
+std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f);
+// Puts the flags (and the --timeout bound) into a request built by kernels::request_for.
+void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::KernelRequest& req);
 
 // The matrix and its rules (--matrix, else embedded), or prints why not (exit code 2).
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);

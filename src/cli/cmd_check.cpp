@@ -15,7 +15,7 @@ namespace {
 
 struct CheckFlags {
   bool json = false, strict = false, deep = false, kernels = false;
-  double duration = 0;  // --duration: the kernel checks' sustained mode
+  KernelFlags kernel;  // --precision, --step-timeout, --duration: how --kernels runs them
   std::vector<std::string> pythons;
   std::vector<std::string> require;
   std::string min_compute, min_memory;
@@ -66,8 +66,10 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   auto* kernels_flag = cmd->add_flag("--kernels", f->kernels,
                                      "Also run the kernel checks (see `gpucheck kernels`) on the live machine; a precision the "
                                      "GPU should have that fails them is an error, clocks slowed by heat or power under "
-                                     "--duration a warning");
-  add_duration_option(cmd, f->duration)->needs(kernels_flag);
+                                     "--duration a warning. --precision, --step-timeout and --duration shape the run as "
+                                     "for `gpucheck kernels` and need --kernels");
+  // Without --kernels they would silently do nothing: a usage error instead.
+  for (CLI::Option* o : add_kernel_options(cmd, f->kernel)) o->needs(kernels_flag);
   cmd->add_option("--python", f->pythons, "Also look at this interpreter (or environment prefix); repeatable")->allow_extra_args(false);
   cmd->callback([&g, &action, f] {
     action = [&g, f] {
@@ -81,8 +83,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       if (!facts) return kExitUsage;
       if (f->kernels) {
         auto kreq = kernels::request_for(*facts, &knowledge->matrix);
-        kreq.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // as `gpucheck kernels`
-        kreq.session.sustained_s = f->duration;
+        apply_kernel_flags(f->kernel, g, kreq);  // as `gpucheck kernels`
         facts->kernels = kernels::run_kernel_checks(kreq);
       }
       LaunchRequirements req;

@@ -2,7 +2,6 @@
 // visible GPU (in watched child processes) and print a table per GPU, or the
 // facts as JSON. Exit code: 0 every expected check passed, 1 one did not,
 // 2 the checks could not run (docs/exit-codes.md).
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -100,32 +99,18 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       "memory and PCIe bandwidth. Each GPU runs in a watched child process. Exit code 0 all expected checks passed, "
       "1 one did not, 2 the checks could not run.");
   auto json = std::make_shared<bool>(false);
-  auto precisions = std::make_shared<std::vector<std::string>>();
-  auto step_timeout = std::make_shared<double>(10);
+  auto flags = std::make_shared<KernelFlags>();
   cmd->add_flag("--json", *json, "Print the results as JSON (fields: docs/kernels.md)");
-  std::vector<std::string> known = kernels::all_precisions();
-  known.push_back("bandwidth");
-  cmd->add_option("--precision", *precisions, "Only these checks (repeatable): fp64 fp32 tf32 fp16 bf16 int8 fp8_e4m3 fp8_e5m2 bandwidth")
-      ->check(CLI::IsMember(known))
-      ->allow_extra_args(false);
-  cmd->add_option("--step-timeout", *step_timeout, "Seconds one check may take before its process is killed")
-      ->check(CLI::Range(0.5, 600.0));
-  auto duration = std::make_shared<double>(0);
-  add_duration_option(cmd, *duration);
-  cmd->callback([&g, &action, json, precisions, step_timeout, duration] {
-    action = [&g, json, precisions, step_timeout, duration] {
+  add_kernel_options(cmd, *flags);
+  cmd->callback([&g, &action, json, flags] {
+    action = [&g, json, flags] {
       if (!live_only(g, "kernel checks run")) return kExitUsage;
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
       auto facts = acquire_facts(g, g.probe_options());
       if (!facts) return kExitUsage;
       kernels::KernelRequest req = kernels::request_for(*facts, &knowledge->matrix);
-      req.precisions = *precisions;
-      req.step_timeout = Millis(static_cast<long>(*step_timeout * 1000));
-      req.session.sustained_s = *duration;
-      // A sample is the line that feeds the per-step watchdog: keep several within one step timeout.
-      req.session.sample_s = std::min(0.5, *step_timeout / 4);
-      req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
+      apply_kernel_flags(*flags, g, req);
       const KernelFacts result = kernels::run_kernel_checks(req);
       if (*json) {
         nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "fake_cuda_support.hpp"
 #include "host/process.hpp"
 #include "matrix/matrix_document.hpp"
 #include "report/rules_doc.hpp"
@@ -214,6 +215,19 @@ TEST_CASE("check --kernels: the live machine only; results a report carries are 
   CHECK(alone.exit_code == 2);
   CHECK_THAT(alone.err, Catch::Contains("--duration requires --kernels"));
   CHECK(run_gpucheck({"check", "--kernels", "--duration", "0"}).exit_code == 2);
+  // So are --precision and --step-timeout, with the `kernels` subcommand's names and range.
+  auto precision_alone = run_gpucheck({"check", "--precision", "fp16"});
+  CHECK(precision_alone.exit_code == 2);
+  CHECK_THAT(precision_alone.err, Catch::Contains("--precision requires --kernels"));
+  auto step_alone = run_gpucheck({"check", "--step-timeout", "5"});
+  CHECK(step_alone.exit_code == 2);
+  CHECK_THAT(step_alone.err, Catch::Contains("--step-timeout requires --kernels"));
+  auto unknown = run_gpucheck({"check", "--kernels", "--precision", "fp7"});
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("fp7"));
+  CHECK(run_gpucheck({"check", "--kernels", "--step-timeout", "0.1"}).exit_code == 2);
+  CHECK(run_gpucheck({"kernels", "--precision", "fp7"}).exit_code == 2);
+  CHECK(run_gpucheck({"kernels", "--step-timeout", "0.1"}).exit_code == 2);
 
   auto judged = run_gpucheck({"--from", synthetic, "check", "--json"});
   CHECK(judged.exit_code == 1);
@@ -230,6 +244,32 @@ TEST_CASE("check --kernels: the live machine only; results a report carries are 
   const auto l = json::parse(live.out);
   REQUIRE(l["facts"]["kernels"].is_object());
   if (l["facts"]["nvidia_driver"]["libcuda"]["path"].is_null()) CHECK(l["facts"]["kernels"]["error"].is_string());
+}
+
+TEST_CASE("check --kernels and kernels: --precision and --step-timeout reach the kernel checks", "[rules][cli][kernels][fake_cuda]") {
+  // Synthetic driver: the fake libcuda (tests/fake_cuda) found on LD_LIBRARY_PATH by the live probe.
+  // The FP32 kernel never finishes, so its check is killed after --step-timeout, not the default 10 s;
+  // the other checks would fail quickly (the fake writes no output), so they show when --precision is lost.
+  test::FakeDriver driver(test::kFakeH100 + "kernel gpucheck_fma_f32 hang=1\n");
+  test::ScopedEnv path("LD_LIBRARY_PATH", GPUCHECK_FAKE_CUDA_DIR);
+  const auto only_fp32_killed_at_700ms = [](const json& k) {
+    REQUIRE(k["gpus"].size() == 1);
+    const json& gpu = k["gpus"][0];
+    REQUIRE(gpu["checks"].size() == 1);
+    CHECK(gpu["checks"][0]["precision"] == "fp32");
+    CHECK(gpu["checks"][0]["kernel"] == "gpucheck_fma_f32");
+    CHECK(gpu["checks"][0]["status"] == "timed_out");
+    CHECK_THAT(gpu["checks"][0]["reason"].get<std::string>(), Catch::StartsWith("no answer within 700 ms"));
+    CHECK(gpu["bandwidth"].empty());  // not asked for
+  };
+  auto check = run_gpucheck({"check", "--kernels", "--precision", "fp32", "--step-timeout", "0.7", "--json"});
+  INFO(check.err);
+  REQUIRE(check.exit_code != 2);
+  only_fp32_killed_at_700ms(json::parse(check.out)["facts"]["kernels"]);
+  auto kernels = run_gpucheck({"kernels", "--precision", "fp32", "--step-timeout", "0.7", "--json"});
+  INFO(kernels.err);
+  CHECK(kernels.exit_code == 1);
+  only_fp32_killed_at_700ms(json::parse(kernels.out)["kernels"]);
 }
 
 TEST_CASE("check --json: verdict, counts and stable categories", "[rules][cli]") {
