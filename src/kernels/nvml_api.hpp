@@ -2,12 +2,16 @@
 // the sustained mode's samples: clocks, temperature, power and clock-event
 // (throttle) reasons under load. Every call runs in the child, so a driver
 // that hangs here is caught by the same watchdog as a hung kernel.
-// Signatures and values: NVIDIA's nvml.h, as its documentation gives them:
-// reason bits https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html;
-// nvmlClockType_t (SM 1, MEM 2) https://nvidia.github.io/cuda-python/pr-preview/pr-2823/cuda-bindings/latest/module/generated/cuda.bindings.nvml.ClockType.html;
-// nvmlTemperatureSensors_t (GPU 0) https://nvidia.github.io/cuda-python/pr-preview/pr-2676/cuda-bindings/latest/module/generated/cuda.bindings.nvml.TemperatureSensors.html;
-// power in milliwatts https://nvidia.github.io/cuda-python/pr-preview/pr-2903/cuda-bindings/latest/module/generated/cuda.bindings.nvml.device_get_power_usage.html;
-// nvmlDeviceGetClockInfo(device, type, unsigned int*) https://docs.rs/nvml-wrapper-sys/0.3.1/nvml_wrapper_sys/bindings/fn.nvmlDeviceGetClockInfo.html.
+// Signatures and values: NVIDIA's nvml.h, checked in the copy NVIDIA vendors in
+// github.com/NVIDIA/go-nvml, gen/nvml/nvml.h (commit 2f9e261f), and NVIDIA's
+// NVML API reference:
+// reason bits (0x1 gpu_idle … 0x100 display_clock_setting)
+// https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html;
+// nvmlReturn_t, nvmlClockType_t (SM 1, MEM 2), nvmlTemperatureSensors_t (GPU 0)
+// https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html;
+// nvmlDeviceGetClockInfo, nvmlDeviceGetTemperature, nvmlDeviceGetPowerUsage
+// (milliwatts), nvmlDeviceGetCurrentClocksEventReasons
+// https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html.
 #pragma once
 
 #include <cstdint>

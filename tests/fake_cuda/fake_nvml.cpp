@@ -2,6 +2,9 @@
 // samples (src/kernels/nvml_api.hpp). It measures nothing: every reading is a
 // fixed, made-up value (see README.md), so tests can tell a sample that went
 // through NVML from one that did not. C linkage, signatures of nvml.h.
+// Codes and enum values as nvml.h defines them (NVIDIA's copy in
+// github.com/NVIDIA/go-nvml, gen/nvml/nvml.h, commit 2f9e261f; listed in
+// https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html).
 #include <cstring>
 
 extern "C" {
@@ -15,6 +18,7 @@ namespace {
 nvmlDevice_st the_device{0};
 bool initialised = false;
 unsigned temperature = 60;
+// nvmlReturn_t: NVML_SUCCESS, NVML_ERROR_UNINITIALIZED, NVML_ERROR_INVALID_ARGUMENT, NVML_ERROR_NOT_FOUND.
 constexpr int kSuccess = 0, kUninitialized = 1, kInvalidArgument = 2, kNotFound = 6;
 }  // namespace
 
@@ -59,7 +63,7 @@ __attribute__((visibility("default"))) int nvmlDeviceGetClockInfo(nvmlDevice_t d
 // Rises one degree a reading, so a test can see the highest one reported.
 __attribute__((visibility("default"))) int nvmlDeviceGetTemperature(nvmlDevice_t dev, int sensor, unsigned* c) {
   if (!initialised) return kUninitialized;
-  if (dev != &the_device || sensor != 0 || !c) return kInvalidArgument;
+  if (dev != &the_device || sensor != 0 || !c) return kInvalidArgument;  // 0: NVML_TEMPERATURE_GPU
   *c = temperature++;
   return kSuccess;
 }
@@ -72,11 +76,13 @@ __attribute__((visibility("default"))) int nvmlDeviceGetPowerUsage(nvmlDevice_t 
 }
 
 // Both names, with different answers, so a test can tell which one was used.
+// Bits: https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html
+// (0x1 GpuIdle, 0x4 SwPowerCap, 0x20 SwThermalSlowdown).
 __attribute__((visibility("default"))) int nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t dev,
                                                                                     unsigned long long* mask) {
   if (!initialised) return kUninitialized;
   if (dev != &the_device || !mask) return kInvalidArgument;
-  *mask = 0x1;
+  *mask = 0x1;  // gpu_idle
   return kSuccess;
 }
 
