@@ -14,13 +14,6 @@ J choice_json(const std::optional<NgcChoice>& c) {
   return J{{"tag", c->tag}, {"release", c->release}, {"detail", c->detail}, {"sources", c->sources}};
 }
 
-J finding_json(const Finding& f) {
-  J ev = J::array();
-  for (auto& e : f.evidence) ev.push_back({{"fact", e.fact}, {"value", e.value}, {"source", e.source}});
-  return J{{"rule", f.rule}, {"category", f.category}, {"severity", std::string(to_string(f.severity))},
-           {"message", f.message}, {"scope", f.scope}, {"evidence", ev}, {"fix", f.fix}};
-}
-
 }  // namespace
 
 std::string render_recommendations_text(const Recommendations& r, const ReportOptions& o) {

@@ -21,12 +21,6 @@ std::string severity_label(const Style& s, Severity sev) {
 
 std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
-int count(const std::vector<Finding>& fs, Severity s) {
-  int n = 0;
-  for (auto& f : fs) n += f.severity == s;
-  return n;
-}
-
 void finding_lines(std::ostringstream& out, const Style& s, const Finding& f, const std::string& in) {
   out << in << severity_label(s, f.severity) << "  " << s.bold(f.title) << "  " << s.dim("[" + f.category + "]") << "\n";
   out << in << "    " << f.message << "\n";
@@ -96,6 +90,9 @@ void summary(Writer& w, const Facts& f) {
   }
 }
 
+
+}  // namespace
+
 nlohmann::ordered_json finding_json(const Finding& f) {
   nlohmann::ordered_json j;
   j["rule"] = f.rule;
@@ -110,8 +107,6 @@ nlohmann::ordered_json finding_json(const Finding& f) {
   j["sources"] = f.sources;
   return j;
 }
-
-}  // namespace
 
 std::string render_finding_text(const Finding& f, const ReportOptions& o, const std::string& indent) {
   Style s(o.color);

@@ -28,6 +28,9 @@ struct CheckReport {
 std::string render_check_text(const CheckReport& r, const ReportOptions& o);
 std::string render_check_json(const CheckReport& r, const ReportOptions& o);
 
+// One finding as the JSON reports write it (`check --json`, `explain --json`).
+nlohmann::ordered_json finding_json(const Finding& f);
+
 // One finding, as the text report prints it, each line after `indent`
 // (`explain` prints it under the rule that matched).
 std::string render_finding_text(const Finding& f, const ReportOptions& o, const std::string& indent = "");

@@ -58,12 +58,14 @@ std::vector<Explanation> explain(const std::string& message, const std::vector<R
     e.rule = &r;
     e.matched = matched;
     e.findings = evaluate_rules({r}, subjects);
+    // Only where nothing fired: did every subject rule it out, or could some not tell?
     bool unknown = false, any_subject = false;
-    for (auto& s : subjects) {
-      if (s.scope != r.scope) continue;
-      any_subject = true;
-      unknown = unknown || evaluate(r.when, s.facts) == Tri::unknown;
-    }
+    if (e.findings.empty())
+      for (auto& s : subjects) {
+        if (s.scope != r.scope) continue;
+        any_subject = true;
+        unknown = unknown || evaluate(r.when, s.facts) == Tri::unknown;
+      }
     if (!e.findings.empty()) e.applies = Applies::here;
     else if (any_subject && !unknown) e.applies = Applies::not_here;
     else {

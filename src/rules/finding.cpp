@@ -1,5 +1,7 @@
 #include "rules/finding.hpp"
 
+#include <algorithm>
+
 namespace gpucheck {
 
 std::string_view to_string(Severity s) {
@@ -16,6 +18,10 @@ std::optional<Severity> parse_severity(std::string_view s) {
   if (s == "warning") return Severity::warning;
   if (s == "error") return Severity::error;
   return std::nullopt;
+}
+
+int count(const std::vector<Finding>& findings, Severity s) {
+  return static_cast<int>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity == s; }));
 }
 
 }  // namespace gpucheck

@@ -33,4 +33,7 @@ struct Finding {
   std::vector<std::string> sources;  // URLs
 };
 
+// How many of `findings` have severity `s`.
+int count(const std::vector<Finding>& findings, Severity s);
+
 }  // namespace gpucheck

@@ -92,9 +92,7 @@ std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
   return out;
 }
 
-int Verdict::count(Severity s) const {
-  return static_cast<int>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity == s; }));
-}
+int Verdict::count(Severity s) const { return gpucheck::count(findings, s); }
 
 bool Verdict::fails(bool strict) const {
   return count(Severity::error) > 0 || (strict && count(Severity::warning) > 0);

@@ -297,6 +297,14 @@ TEST_CASE("explain: names the cause that holds here, and what it cannot tell", "
   REQUIRE(!here["explanations"].empty());
   CHECK(here["explanations"][0]["rule"] == "kernel-userspace-mismatch");
   CHECK(here["explanations"][0]["applies"] == "yes");
+  // Its findings are written as `check --json` writes them, sources and title included.
+  const auto check = json::parse(run_gpucheck({"--root", fixture("driver-mismatch"), "check", "--json"}).out);
+  REQUIRE(!here["explanations"][0]["findings"].empty());
+  const auto& explained = here["explanations"][0]["findings"][0];
+  bool same = false;
+  for (auto& f : check["findings"]) same = same || f == explained;
+  CHECK(same);
+  CHECK(!explained["sources"].empty());
   auto healthy = json::parse(run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "--json",
                                        "Failed to initialize NVML: Driver/library version mismatch"}).out);
   for (auto& e : healthy["explanations"]) CHECK(e["applies"] != "yes");
