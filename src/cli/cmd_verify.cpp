@@ -33,7 +33,7 @@ LockContext verify_context() {
 }
 
 void print_findings(const std::string& lock_name, const std::vector<Finding>& findings) {
-  const auto errors = std::count_if(findings.begin(), findings.end(), [](auto& f) { return f.severity == Severity::error; });
+  const int errors = count(findings, Severity::error);
   if (findings.empty()) {
     std::cout << "verify " << lock_name << ": no drift\n";
     return;
