@@ -30,7 +30,7 @@ bool is_int(const KernelSpec& k) { return prec(k) == "int8"; }
 // Formats of 8 bits and fewer: FP8, FP6, FP4.
 bool is_narrow_float(const KernelSpec& k) {
   const std::string p = prec(k);
-  return p.rfind("fp8", 0) == 0 || p.rfind("fp6", 0) == 0 || p == "fp4";
+  return p.rfind("fp8_", 0) == 0 || p.rfind("fp6_", 0) == 0 || p == "fp4";
 }
 
 // The unit roundoff assumed for the accumulation of an mma: FP32

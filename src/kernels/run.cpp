@@ -42,10 +42,11 @@ std::string normalize_bus(const std::string& b) {
   return lower(domain + b.substr(colon));
 }
 
-// The matrix names FP8 and FP6 once; both encodings of each run on the same units.
+// The matrix names FP8 and FP6 once; both encodings of each run on the same
+// units. ("fp64" is not an FP6: the encodings are "fp6_e3m2", "fp6_e2m3".)
 std::string matrix_key(const std::string& precision) {
-  for (const char* family : {"fp8", "fp6"})
-    if (precision.rfind(family, 0) == 0) return family;
+  for (const char* family : {"fp8_", "fp6_"})
+    if (precision.rfind(family, 0) == 0) return std::string(family, 3);
   return precision;
 }
 
@@ -68,13 +69,15 @@ const GpuModel* find_model(const Matrix* m, const std::string& name, const std::
   return nullptr;
 }
 
-// The variant of a precision for this device: the newest target it can run.
-const KernelSpec* pick(const std::string& precision, int cc) {
+// The variant of a precision for this device: the newest target it can run
+// (with `portable`, among the targets every later GPU runs too).
+const KernelSpec* pick(const std::string& precision, int cc, bool portable) {
   const KernelSpec* best = nullptr;
   for (auto& k : all_kernels()) {
     if (precision != k.precision) continue;
     // "sm_90a" code runs on 9.0 alone; "sm_120f" on the 12.x family from 12.0.
     const char kind = std::string(k.target).back();
+    if (portable && (kind == 'a' || kind == 'f')) continue;
     const int tn = target_number(k);
     const bool runs = kind == 'a' ? tn == cc : kind == 'f' ? tn / 10 == cc / 10 && tn <= cc : tn <= cc;
     if (!runs) continue;
@@ -96,7 +99,7 @@ void plan_sustained(GpuKernelFacts& gpu, Plan& plan, const KernelRequest& req, i
   SustainedRun run;
   run.duration_s = req.session.sustained_s;
   for (const char* p : {"bf16", "fp16", "fp32"}) {
-    const KernelSpec* k = pick(p, cc);
+    const KernelSpec* k = pick(p, cc, req.portable);
     if (!k) continue;
     if (arch && std::find(arch->precisions.begin(), arch->precisions.end(), p) == arch->precisions.end()) continue;
     run.precision = p;
@@ -125,7 +128,7 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
       continue;
     KernelCheck c;
     c.precision = p;
-    const KernelSpec* k = pick(p, cc);
+    const KernelSpec* k = pick(p, cc, req.portable);
     const std::string key = matrix_key(p);
     if (arch) {
       c.expected = std::find(arch->precisions.begin(), arch->precisions.end(), key) != arch->precisions.end();

@@ -195,21 +195,30 @@ TEST_CASE("kernels: wgmma runs on compute capability 9.0 only; Ada and Blackwell
     const KernelFacts f = run_kernel_checks(fake_request({"fp16", "fp8_e4m3"}));
     CHECK(check(f, "fp16").kernel.value_or("") == fp16);
     CHECK(check(f, "fp8_e4m3").kernel.value_or("") == fp8);
+    // --portable: the mma.sync variant everywhere, Hopper included.
+    KernelRequest portable = fake_request({"fp16", "fp8_e4m3"});
+    portable.portable = true;
+    const KernelFacts p = run_kernel_checks(portable);
+    CHECK(check(p, "fp16").kernel.value_or("") == "gpucheck_mma_f16_m16n8k16");
+    CHECK(check(p, "fp8_e4m3").kernel.value_or("") == "gpucheck_mma_e4m3_m16n8k32");
   }
 }
 
 TEST_CASE("kernels: FP4 and FP6 run on the 12.x family; where the matrix expects them without a kernel, it says so", "[kernels][fake_cuda]") {
   Matrix m;  // synthetic: the two Blackwell compute capabilities, with FP6 and FP4
   m.version = "synthetic";
-  m.arch_precisions.push_back(ArchPrecisions{"12.1", "Blackwell", {"fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
-  m.arch_precisions.push_back(ArchPrecisions{"10.0", "Blackwell", {"fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
+  m.arch_precisions.push_back(ArchPrecisions{"12.1", "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
+  m.arch_precisions.push_back(ArchPrecisions{"10.0", "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
   for (const char* cc : {"12.1", "10.0"}) {
     INFO(cc);
     FakeDriver s(std::string("driver_version 12090\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a26 cc=") +
                  cc + " sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
-    KernelRequest req = fake_request({"fp4", "fp6_e3m2", "fp6_e2m3"});
+    KernelRequest req = fake_request({"fp64", "fp4", "fp6_e3m2", "fp6_e2m3"});
     req.matrix = &m;
     const KernelFacts f = run_kernel_checks(req);
+    // FP64 is no FP6 because its name starts alike: expected, and run.
+    CHECK(check(f, "fp64").expected);
+    CHECK(check(f, "fp64").kernel.value_or("") == "gpucheck_fma_f64");
     for (auto [p, entry] : {std::pair{"fp4", "gpucheck_mma_e2m1_m16n8k32"}, std::pair{"fp6_e3m2", "gpucheck_mma_e3m2_m16n8k32"},
                             std::pair{"fp6_e2m3", "gpucheck_mma_e2m3_m16n8k32"}}) {
       const auto& c = check(f, p);
