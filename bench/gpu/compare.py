@@ -8,8 +8,17 @@ def f(v, d=1):
     return "-" if v is None else f"{v:.{d}f}"
 
 
-def main(ours_path, torch_path):
+def checks_by_gpu(path):
+    """{ordinal: {precision: check}} of a `gpucheck kernels --json` file, or {}."""
+    try:
+        return {g.get("ordinal"): {c["precision"]: c for c in g["checks"]} for g in json.load(open(path))["kernels"]["gpus"]}
+    except Exception:
+        return {}
+
+
+def main(ours_path, torch_path, portable_path=None):
     ours = json.load(open(ours_path))["kernels"]
+    portable = checks_by_gpu(portable_path) if portable_path else {}
     try:
         theirs = {g["ordinal"]: g for g in json.load(open(torch_path))["gpus"]}
     except Exception as e:
@@ -20,13 +29,23 @@ def main(ours_path, torch_path):
     for g in ours["gpus"]:
         t = theirs.get(g.get("ordinal"), {})
         print(f"\n## GPU {g.get('ordinal')}: {g.get('name')} (cc {g.get('compute_capability')})\n")
-        print("| precision | status | gpucheck TFLOP/s | PyTorch TFLOP/s | datasheet | gpucheck/datasheet | gpucheck/PyTorch |")
-        print("|---|---|---|---|---|---|---|")
+        print("| precision | kernel | status | gpucheck TFLOP/s | PyTorch TFLOP/s | datasheet | gpucheck/datasheet "
+              "| gpucheck/PyTorch | --portable kernel, status, TFLOP/s |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        notes = []
         for c in g["checks"]:
             tr = t.get("tflops", {}).get(c["precision"])
             ratio_t = c["tflops"] / tr if c.get("tflops") and tr else None
-            print(f"| {c['precision']} | {c['status']} | {f(c.get('tflops'))} | {f(tr)} | {f(c.get('datasheet_tflops'))} "
-                  f"| {f(c.get('ratio'), 2)} | {f(ratio_t, 2)} |")
+            p = portable.get(g.get("ordinal"), {}).get(c["precision"])
+            alt = "-" if not p or p.get("kernel") == c.get("kernel") else \
+                f"{p.get('kernel')}, {p['status']}, {f(p.get('tflops'))}"
+            print(f"| {c['precision']} | {c.get('kernel') or '-'} | {c['status']} | {f(c.get('tflops'))} | {f(tr)} "
+                  f"| {f(c.get('datasheet_tflops'))} | {f(c.get('ratio'), 2)} | {f(ratio_t, 2)} | {alt} |")
+            why = c.get("first_mismatch") or c.get("jit_error") or c.get("launch_error") or c.get("reason")
+            if c["status"] not in ("passed", "not_expected") and why:
+                notes.append(f"- {c['precision']}: {why}")
+        if notes:
+            print("\n" + "\n".join(notes))
         for b in g["bandwidth"]:
             tb = t.get("copy_gbs") if b["kind"] == "device_copy" else None
             print(f"\n{b['kind']}: {b['status']}, {f(b.get('gbs'))} GB/s; PyTorch {f(tb)} GB/s; "
@@ -34,4 +53,4 @@ def main(ours_path, torch_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:4])

@@ -144,11 +144,16 @@ CLI::Option* add_step_timeout_option(CLI::App* cmd, double& seconds) {
 
 std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f) {
   return {add_precision_option(cmd, f.precisions), add_step_timeout_option(cmd, f.step_timeout_s),
-          add_duration_option(cmd, f.duration_s)};
+          add_duration_option(cmd, f.duration_s),
+          cmd->add_flag("--portable", f.portable,
+                        "Only kernels whose PTX target every later GPU runs too: mma.sync instead of Hopper's "
+                        "wgmma (sm_90a); no FP4/FP6 (sm_120f). For comparing the two paths, or a driver whose "
+                        "JIT fails the architecture-specific ones")};
 }
 
 void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::KernelRequest& req) {
   req.precisions = f.precisions;
+  req.portable = f.portable;
   req.step_timeout = Millis(static_cast<long>(f.step_timeout_s * 1000));
   req.session.sustained_s = f.duration_s;
   // A sample is the line that feeds the per-step watchdog: keep several within one step timeout.

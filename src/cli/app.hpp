@@ -66,6 +66,7 @@ struct KernelFlags {
   std::vector<std::string> precisions;  // --precision; empty: every check
   double step_timeout_s = 10;           // --step-timeout
   double duration_s = 0;                // --duration; 0: no sustained run
+  bool portable = false;                // --portable
 };
 // --precision NAME (repeatable): only these kernel checks.
 CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& precisions);
@@ -73,7 +74,7 @@ CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& preci
 CLI::Option* add_step_timeout_option(CLI::App* cmd, double& seconds);
 // --duration SECONDS, the kernel checks' sustained mode.
 CLI::Option* add_duration_option(CLI::App* cmd, double& seconds);
-// All three, bound to `f`; returned so a command can make them need a flag.
+// All four (with --portable), bound to `f`; returned so a command can make them need a flag.
 std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f);
 // Puts the flags (and the --timeout bound) into a request built by kernels::request_for.
 void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::KernelRequest& req);

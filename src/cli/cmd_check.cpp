@@ -66,7 +66,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   auto* kernels_flag = cmd->add_flag("--kernels", f->kernels,
                                      "Also run the kernel checks (see `gpucheck kernels`) on the live machine; a precision the "
                                      "GPU should have that fails them is an error, clocks slowed by heat or power under "
-                                     "--duration a warning. --precision, --step-timeout and --duration shape the run as "
+                                     "--duration a warning. --precision, --step-timeout, --duration and --portable shape the run as "
                                      "for `gpucheck kernels` and need --kernels");
   // Without --kernels they would silently do nothing: a usage error instead.
   for (CLI::Option* o : add_kernel_options(cmd, f->kernel)) o->needs(kernels_flag);

@@ -29,6 +29,7 @@ struct KernelRequest {
   std::vector<std::pair<std::string, std::string>> amd_gpus;  // bus id, name: waived
   std::optional<std::string> cuda_visible_devices;
   std::vector<std::string> precisions;            // only these; empty: all
+  bool portable = false;                          // --portable: no architecture- or family-specific kernels (sm_90a, sm_120f)
   Millis step_timeout{10000};                     // per step (JIT, correctness and timing of one precision)
   Millis first_line{30000};                       // cuInit and the context, before the first step
   Millis overall{300000};

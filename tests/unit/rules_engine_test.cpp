@@ -222,6 +222,9 @@ TEST_CASE("check --kernels: the live machine only; results a report carries are 
   auto step_alone = run_gpucheck({"check", "--step-timeout", "5"});
   CHECK(step_alone.exit_code == 2);
   CHECK_THAT(step_alone.err, Catch::Contains("--step-timeout requires --kernels"));
+  auto portable_alone = run_gpucheck({"check", "--portable"});
+  CHECK(portable_alone.exit_code == 2);
+  CHECK_THAT(portable_alone.err, Catch::Contains("--portable requires --kernels"));
   auto unknown = run_gpucheck({"check", "--kernels", "--precision", "fp7"});
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.err, Catch::Contains("fp7"));
