@@ -15,6 +15,7 @@
 #include "kernels/catalog.hpp"
 #include "kernels/reference.hpp"
 #include "kernels/run.hpp"
+#include "rules/knowledge.hpp"
 #include "fake_cuda_support.hpp"
 #include "test_support.hpp"
 
@@ -232,6 +233,32 @@ TEST_CASE("kernels: FP4 and FP6 run on the 12.x family; where the matrix expects
         CHECK(c.status == "not_implemented");
       }
     }
+  }
+}
+
+TEST_CASE("kernels: with the embedded matrix, every precision an architecture lists gets its check", "[kernels][fake_cuda]") {
+  auto k = load_knowledge("");
+  REQUIRE(k);
+  for (auto [cc, want] : {std::pair<const char*, std::vector<std::string>>{
+                              "9.0", {"fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2"}},
+                          std::pair<const char*, std::vector<std::string>>{
+                              "12.0", {"fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "fp6_e3m2",
+                                       "fp6_e2m3", "fp4"}}}) {
+    INFO(cc);
+    FakeDriver s(std::string("driver_version 12090\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a27 cc=") +
+                 cc + " sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
+    KernelRequest req = fake_request({});
+    req.matrix = &k->matrix;
+    const KernelFacts f = run_kernel_checks(req);
+    REQUIRE(f.gpus.size() == 1);
+    std::vector<std::string> expected;
+    for (auto& c : f.gpus[0].checks) {
+      if (!c.expected) continue;
+      expected.push_back(c.precision);
+      CHECK(c.kernel);  // each expected one has a kernel that ran
+      CHECK(c.expected_source == "matrix");
+    }
+    CHECK(expected == want);
   }
 }
 
