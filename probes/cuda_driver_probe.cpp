@@ -7,6 +7,7 @@
 #include "child_answer.hpp"
 #include "cuda_api.hpp"
 #include "host/dynamic_library.hpp"
+#include "host/symbol_table.hpp"
 #include "parse/nvsmi.hpp"
 #include "probe.hpp"
 #include "util/version.hpp"
@@ -31,13 +32,9 @@ std::string query_driver(const std::vector<std::string>& candidates) {
   if (!lib) return json{{"load_error", lib.problem().detail}}.dump();
   out["library"] = lib->opened();
   Api api;
-  std::vector<std::string> missing;
-#define GPUCHECK_RESOLVE(name, ret, params)                                    \
-  api.name = reinterpret_cast<ret(*) params>(lib->symbol(#name));              \
-  if (!api.name) missing.push_back(#name);
-  GPUCHECK_CUDA_ENTRY_POINTS(GPUCHECK_RESOLVE)
-#undef GPUCHECK_RESOLVE
-  out["missing_symbols"] = missing;
+#define GPUCHECK_SLOT(name, ret, params) SymbolSlot{#name, &api.name},
+  out["missing_symbols"] = resolve_symbols(*lib, {GPUCHECK_CUDA_ENTRY_POINTS(GPUCHECK_SLOT)});
+#undef GPUCHECK_SLOT
   if (!api.cuInit) return out.dump();
 
   const cuda::CUresult init = api.cuInit(0);

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "host/dynamic_library.hpp"
+#include "host/symbol_table.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck::kernels::cu {
 
@@ -86,13 +88,9 @@ struct Api {
 
 // Resolves every entry point; the names it could not find, comma-separated.
 inline std::string resolve(const DynamicLibrary& lib, Api& api) {
-  std::string missing;
-#define GPUCHECK_RESOLVE(name, ret, params)                                          \
-  api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name));                     \
-  if (!api.name) missing += (missing.empty() ? "" : ", ") + std::string(#name);
-  GPUCHECK_KERNEL_ENTRY_POINTS(GPUCHECK_RESOLVE)
-#undef GPUCHECK_RESOLVE
-  return missing;
+#define GPUCHECK_SLOT(name, ret, params) SymbolSlot{#name, &api.name},
+  return join(resolve_symbols(lib, {GPUCHECK_KERNEL_ENTRY_POINTS(GPUCHECK_SLOT)}), ", ");
+#undef GPUCHECK_SLOT
 }
 
 }  // namespace gpucheck::kernels::cu

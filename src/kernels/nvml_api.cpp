@@ -3,6 +3,9 @@
 
 #include <utility>
 
+#include "host/symbol_table.hpp"
+#include "util/strings.hpp"
+
 namespace gpucheck::kernels::nvml {
 
 Telemetry::Telemetry(const std::vector<std::string>& candidates, const std::string& pci_bus_id) {
@@ -13,18 +16,17 @@ Telemetry::Telemetry(const std::vector<std::string>& candidates, const std::stri
     return;
   }
   lib_.emplace(std::move(lib).value());
-  std::string missing;
-#define GPUCHECK_NVML_RESOLVE(name, ret, params)                                 \
-  api_.name = reinterpret_cast<ret(*) params>(lib_->symbol(#name));              \
-  if (!api_.name) missing += (missing.empty() ? "" : ", ") + std::string(#name);
-  GPUCHECK_NVML_ENTRY_POINTS(GPUCHECK_NVML_RESOLVE)
-#undef GPUCHECK_NVML_RESOLVE
-  using ReasonsFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*);
-  api_.reasons = reinterpret_cast<ReasonsFn>(lib_->symbol("nvmlDeviceGetCurrentClocksEventReasons"));
-  if (!api_.reasons) api_.reasons = reinterpret_cast<ReasonsFn>(lib_->symbol("nvmlDeviceGetCurrentClocksThrottleReasons"));
-  if (!api_.reasons) missing += (missing.empty() ? "" : ", ") + std::string("nvmlDeviceGetCurrentClocksThrottleReasons");
+#define GPUCHECK_NVML_SLOT(name, ret, params) SymbolSlot{#name, &api_.name},
+  std::vector<std::string> missing = resolve_symbols(*lib_, {GPUCHECK_NVML_ENTRY_POINTS(GPUCHECK_NVML_SLOT)});
+#undef GPUCHECK_NVML_SLOT
+  // Api::reasons: the newer name, else the older one every driver since R418
+  // exports, which is the one named when neither is there.
+  if (!resolve_symbols(*lib_, {{"nvmlDeviceGetCurrentClocksEventReasons", &api_.reasons}}).empty()) {
+    const auto older = resolve_symbols(*lib_, {{"nvmlDeviceGetCurrentClocksThrottleReasons", &api_.reasons}});
+    missing.insert(missing.end(), older.begin(), older.end());
+  }
   if (!missing.empty()) {
-    why_ = lib_->opened() + " lacks entry points the samples need: " + missing;
+    why_ = lib_->opened() + " lacks entry points the samples need: " + join(missing, ", ");
     return;
   }
   if (const nvmlReturn_t r = api_.nvmlInit_v2(); r != 0) {
