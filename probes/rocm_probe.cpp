@@ -13,6 +13,7 @@
 
 #include "child_answer.hpp"
 #include "host/dynamic_library.hpp"
+#include "host/symbol_table.hpp"
 #include "parse/rocm_files.hpp"
 #include "probe.hpp"
 #include "rocm_smi_api.hpp"
@@ -70,13 +71,9 @@ std::string query_smi(const std::vector<std::string>& candidates) {
   json out;
   out["library"] = lib->opened();
   Api api;
-  std::vector<std::string> missing;
-#define GPUCHECK_RESOLVE(name, ret, params)                       \
-  api.name = reinterpret_cast<ret(*) params>(lib->symbol(#name)); \
-  if (!api.name) missing.push_back(#name);
-  GPUCHECK_RSMI_ENTRY_POINTS(GPUCHECK_RESOLVE)
-#undef GPUCHECK_RESOLVE
-  out["missing_symbols"] = missing;
+#define GPUCHECK_SLOT(name, ret, params) SymbolSlot{#name, &api.name},
+  out["missing_symbols"] = resolve_symbols(*lib, {GPUCHECK_RSMI_ENTRY_POINTS(GPUCHECK_SLOT)});
+#undef GPUCHECK_SLOT
   if (api.rsmi_init) {
     const rsmi::rsmi_status_t init = api.rsmi_init(0);
     out["init_status"] = init;
