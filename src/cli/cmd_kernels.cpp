@@ -34,6 +34,7 @@ std::string sustained_text(const SustainedRun& s) {
   o << "  sustained " << (s.precision.empty() ? "-" : s.precision) << " for " << fixed(s.duration_s, 1) << " s: " << s.status;
   if (s.reason) o << " (" << *s.reason << ")";
   o << ", " << s.samples.size() << " samples\n";
+  if (s.jit_fallback) o << "    " << *s.jit_fallback << "\n";
   const SustainedSummary sum = summarize(s);
   if (sum.first_tflops) {
     o << "    rate " << fixed(sum.first_tflops, 1) << " -> " << fixed(sum.last_tflops, 1) << " TFLOP/s";
@@ -73,6 +74,7 @@ std::string render_text(const KernelFacts& k) {
       if (c.launch_error) detail = *c.launch_error;
       if (c.first_mismatch) detail = std::to_string(c.elements_wrong.value_or(0)) + " wrong; " + *c.first_mismatch;
       if (detail.empty() && c.kernel) detail = std::string(*c.kernel) + " (" + c.ptx_target.value_or("") + ", PTX " + c.ptx_version.value_or("") + ")";
+      if (c.jit_fallback) detail += "; " + *c.jit_fallback;
       o << "  " << pad(c.precision, 10) << pad(c.expected ? "yes" : "no", 9) << pad(c.status, 16)
         << pad(fixed(c.tflops, 1), 10) << pad(fixed(c.datasheet_tflops, 1), 10) << pad(fixed(c.ratio, 2), 7) << detail
         << "\n";

@@ -27,6 +27,9 @@ struct KernelCheck {
   std::optional<std::string> instruction;     // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
   std::optional<std::string> ptx_target;      // declared .target: "sm_80"
   std::optional<std::string> ptx_version;     // declared .version: "7.0"
+  // The driver's JIT refused the planned kernel's PTX ISA version and this
+  // check ran the next variant (kernel, instruction and ptx_* name it): why.
+  std::optional<std::string> jit_fallback;
   std::optional<bool> jit_ok;
   std::optional<int> jit_code;                // CUresult of cuModuleLoadDataEx
   std::optional<std::string> jit_error;       // error name and the JIT's error log
@@ -75,7 +78,8 @@ struct SustainedSample {
 // One throughput kernel run for --duration seconds (docs/kernels.md).
 struct SustainedRun {
   std::string precision;                      // the best of bf16, fp16, fp32 the GPU has
-  std::optional<std::string> kernel;          // .entry name
+  std::optional<std::string> kernel;          // .entry name (the one that ran)
+  std::optional<std::string> jit_fallback;    // as KernelCheck::jit_fallback
   // ran, jit_failed, launch_failed, failed, timed_out, crashed, context_error, skipped, not_run
   std::string status;
   std::optional<std::string> reason;

@@ -18,6 +18,7 @@ J to_json(const KernelCheck& c) {
            {"instruction", opt(c.instruction)},
            {"ptx_target", opt(c.ptx_target)},
            {"ptx_version", opt(c.ptx_version)},
+           {"jit_fallback", opt(c.jit_fallback)},
            {"jit_ok", opt(c.jit_ok)},
            {"jit_code", opt(c.jit_code)},
            {"jit_error", opt(c.jit_error)},
@@ -60,7 +61,7 @@ J to_json(const SustainedRun& s) {
                         {"temperature_c", opt(x.temperature_c)},
                         {"power_w", opt(x.power_w)},
                         {"throttle_reasons", opt(x.throttle_reasons)}});
-  return J{{"precision", s.precision}, {"kernel", opt(s.kernel)}, {"status", s.status}, {"reason", opt(s.reason)},
+  return J{{"precision", s.precision}, {"kernel", opt(s.kernel)}, {"jit_fallback", opt(s.jit_fallback)}, {"status", s.status}, {"reason", opt(s.reason)},
            {"duration_s", s.duration_s}, {"samples", std::move(samples)}, {"telemetry", opt(s.telemetry)}};
 }
 

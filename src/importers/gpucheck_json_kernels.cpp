@@ -19,6 +19,7 @@ KernelCheck read_check(JsonReader& r, const Node& n) {
   c.instruction = r.opt_string(n, "instruction");
   c.ptx_target = r.opt_string(n, "ptx_target");
   c.ptx_version = r.opt_string(n, "ptx_version");
+  c.jit_fallback = r.opt_string(n, "jit_fallback");
   c.jit_ok = r.opt_bool(n, "jit_ok");
   c.jit_code = r.opt_narrow<int>(n, "jit_code");
   c.jit_error = r.opt_string(n, "jit_error");
@@ -58,6 +59,7 @@ SustainedRun read_sustained(JsonReader& r, const Node& n) {
   SustainedRun s;
   s.precision = r.string(n, "precision");
   s.kernel = r.opt_string(n, "kernel");
+  s.jit_fallback = r.opt_string(n, "jit_fallback");
   s.status = r.string(n, "status");
   s.reason = r.opt_string(n, "reason");
   s.duration_s = r.number(n, "duration_s");

@@ -69,10 +69,12 @@ const GpuModel* find_model(const Matrix* m, const std::string& name, const std::
   return nullptr;
 }
 
-// The variant of a precision for this device: the newest target it can run
-// (with `portable`, among the targets every later GPU runs too).
-const KernelSpec* pick(const std::string& precision, int cc, bool portable) {
-  const KernelSpec* best = nullptr;
+// The variants of a precision this device runs, best first: the newest
+// target; at one target number the family ("sm_120f", more GPUs run it)
+// before the arch-specific one ("sm_120a", older drivers load it). With
+// `portable`, only targets every later GPU runs too.
+std::vector<const KernelSpec*> variants(const std::string& precision, int cc, bool portable) {
+  std::vector<const KernelSpec*> out;
   for (auto& k : all_kernels()) {
     if (precision != k.precision) continue;
     // "sm_90a" code runs on 9.0 alone; "sm_120f" on the 12.x family from 12.0.
@@ -80,10 +82,22 @@ const KernelSpec* pick(const std::string& precision, int cc, bool portable) {
     if (portable && (kind == 'a' || kind == 'f')) continue;
     const int tn = target_number(k);
     const bool runs = kind == 'a' ? tn == cc : kind == 'f' ? tn / 10 == cc / 10 && tn <= cc : tn <= cc;
-    if (!runs) continue;
-    if (!best || tn > target_number(*best)) best = &k;
+    if (runs) out.push_back(&k);
   }
-  return best;
+  const auto rank = [](const KernelSpec* k) {
+    const char kind = std::string(k->target).back();
+    return std::pair{target_number(*k), kind == 'f' ? 2 : kind == 'a' ? 1 : 0};
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const KernelSpec* a, const KernelSpec* b) { return rank(a) > rank(b); });
+  return out;
+}
+
+// The first variant runs; each of the others is what the child loads when
+// the driver's JIT refuses the one before it for its PTX ISA version.
+const KernelSpec* plan_variants(const std::string& precision, int cc, bool portable, SessionOptions& session) {
+  const auto v = variants(precision, cc, portable);
+  for (std::size_t i = 0; i + 1 < v.size(); ++i) session.jit_fallback[v[i]->entry] = v[i + 1]->entry;
+  return v.empty() ? nullptr : v.front();
 }
 
 struct Plan {
@@ -99,7 +113,7 @@ void plan_sustained(GpuKernelFacts& gpu, Plan& plan, const KernelRequest& req, i
   SustainedRun run;
   run.duration_s = req.session.sustained_s;
   for (const char* p : {"bf16", "fp16", "fp32"}) {
-    const KernelSpec* k = pick(p, cc, req.portable);
+    const KernelSpec* k = plan_variants(p, cc, req.portable, plan.session);
     if (!k) continue;
     if (arch && std::find(arch->precisions.begin(), arch->precisions.end(), p) == arch->precisions.end()) continue;
     run.precision = p;
@@ -128,7 +142,7 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
       continue;
     KernelCheck c;
     c.precision = p;
-    const KernelSpec* k = pick(p, cc, req.portable);
+    const KernelSpec* k = plan_variants(p, cc, req.portable, plan.session);
     const std::string key = matrix_key(p);
     if (arch) {
       c.expected = std::find(arch->precisions.begin(), arch->precisions.end(), key) != arch->precisions.end();
@@ -148,7 +162,10 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
       plan.steps.push_back(k->entry);
     } else if (c.expected) {
       c.status = "not_implemented";
-      c.reason = "the architecture has " + p + " but gpucheck has no kernel for it yet";
+      const auto left_out = req.portable ? variants(p, cc, false) : std::vector<const KernelSpec*>{};
+      c.reason = left_out.empty() ? "the architecture has " + p + " but gpucheck has no kernel for it yet"
+                                  : "--portable leaves out its kernels, whose target (" + std::string(left_out.front()->target) +
+                                        ") not every later GPU runs";
     } else {
       c.status = "not_expected";
       c.reason = "compute capability " + gpu.compute_capability.value_or("?") + " has no " + p +
@@ -176,6 +193,8 @@ SustainedSample read_sample(const json& j) {
 
 void fill_sustained(SustainedRun& run, const json& r) {
   run.status = get<std::string>(r, "status").value_or("failed");
+  if (auto k = get<std::string>(r, "kernel")) run.kernel = k;  // a variant the JIT fell back to
+  run.jit_fallback = get<std::string>(r, "jit_fallback");
   if (auto e = get<std::string>(r, "reason")) run.reason = e;
   if (auto e = get<std::string>(r, "jit_error")) run.reason = "the kernel did not load: " + *e;
   if (auto e = get<std::string>(r, "launch_error")) run.reason = e;
@@ -185,6 +204,12 @@ void fill_sustained(SustainedRun& run, const json& r) {
 void fill_check(KernelCheck& c, const json& r) {
   if (auto s = get<std::string>(r, "status")) c.status = *s;
   if (auto s = get<std::string>(r, "reason")) c.reason = *s;
+  // The variant the JIT fell back to, where it did.
+  if (auto s = get<std::string>(r, "kernel")) c.kernel = s;
+  if (auto s = get<std::string>(r, "instruction")) c.instruction = s;
+  if (auto s = get<std::string>(r, "ptx_target")) c.ptx_target = s;
+  if (auto s = get<std::string>(r, "ptx_version")) c.ptx_version = s;
+  c.jit_fallback = get<std::string>(r, "jit_fallback");
   c.jit_ok = get<bool>(r, "jit_ok");
   c.jit_code = get<int>(r, "jit_code");
   c.jit_error = get<std::string>(r, "jit_error");

@@ -89,6 +89,12 @@ void launch(const Api& api, CUfunction f, unsigned blocks, void** params) {
   CU_TRY(api.cuLaunchKernel(f, blocks, 1, 1, kThreads, 1, 1, 0, nullptr, params, nullptr));
 }
 
+const KernelSpec* find_kernel(const std::string& entry) {
+  for (auto& k : all_kernels())
+    if (entry == k.entry) return &k;
+  return nullptr;
+}
+
 // Loads the PTX through the driver's JIT. On failure, the result says why.
 std::optional<CUmodule> jit(const Api& api, const KernelSpec& k, json& result) {
   char error_log[8192] = {}, info_log[8192] = {};
@@ -105,6 +111,42 @@ std::optional<CUmodule> jit(const Api& api, const KernelSpec& k, json& result) {
   result["jit_error"] = why;
   result["status"] = "jit_failed";
   return std::nullopt;
+}
+
+// cuda.h: the PTX declares an ISA version newer than the driver's JIT knows.
+constexpr CUresult kUnsupportedPtxVersion = 222;
+
+// jit(), and where the driver is too old for the kernel's PTX ISA version
+// (wgmma needs PTX 8.0, the sm_120f kernels 8.8), the variant the plan named
+// in o.jit_fallback instead: an old driver is not a GPU that lacks the
+// precision. The result names the kernel that ran and says why.
+struct Jitted {
+  CUmodule mod;
+  const KernelSpec* spec;
+};
+std::optional<Jitted> jit_with_fallback(const Api& api, const KernelSpec& k, const SessionOptions& o, json& result) {
+  const KernelSpec* spec = &k;
+  std::string refused;
+  for (;;) {
+    if (auto mod = jit(api, *spec, result)) {
+      if (spec != &k) {
+        result["kernel"] = spec->entry;
+        result["instruction"] = spec->instruction;
+        result["ptx_target"] = spec->target;
+        result["ptx_version"] = spec->isa;
+        result["jit_fallback"] = refused + "; ran " + spec->entry + " instead";
+      }
+      return Jitted{*mod, spec};
+    }
+    const auto next = o.jit_fallback.find(spec->entry);
+    if (result.value("jit_code", 0) != kUnsupportedPtxVersion || next == o.jit_fallback.end()) return std::nullopt;
+    const KernelSpec* fallback = find_kernel(next->second);
+    if (!fallback) return std::nullopt;
+    refused += (refused.empty() ? "" : "; ") + std::string("the driver's JIT refused ") + spec->entry + " (PTX " +
+               spec->isa + ", " + spec->target + "): " + result.value("jit_error", "");
+    for (const char* field : {"jit_code", "jit_error", "status"}) result.erase(field);
+    spec = fallback;
+  }
 }
 
 // The throughput launch: every SM busy, operands in registers.
@@ -155,11 +197,12 @@ struct Loaded {
   Loaded& operator=(const Loaded&) = delete;
 };
 
-void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, json& result) {
+void run_kernel(const Device& d, const KernelSpec& asked, const SessionOptions& o, json& result) {
   const Api& api = d.api;
-  auto mod_or = jit(api, k, result);
-  if (!mod_or) return;
-  Loaded l(api, *mod_or, k, o);
+  const auto jitted = jit_with_fallback(api, asked, o, result);
+  if (!jitted) return;
+  const KernelSpec& k = *jitted->spec;
+  Loaded l(api, jitted->mod, k, o);
 
   // Correctness: one loop trip, one warp (wgmma: one warpgroup) per tile.
   CU_TRY(api.cuMemsetD32_v2(l.out.ptr, kPoison, l.data.d_bytes() / 4));
@@ -195,12 +238,14 @@ void run_kernel(const Device& d, const KernelSpec& k, const SessionOptions& o, j
 // for o.sustained_s seconds; per interval of about o.sample_s, the rate from
 // CUDA events and one NVML reading, written as it is taken so a later hang
 // does not lose it.
-void run_sustained(const Device& d, const KernelSpec& k, const SessionOptions& o, const LineSink& out, json& result) {
+void run_sustained(const Device& d, const KernelSpec& asked, const SessionOptions& o, const LineSink& out,
+                   json& result) {
   using WallClock = std::chrono::steady_clock;
   const Api& api = d.api;
-  auto mod_or = jit(api, k, result);
-  if (!mod_or) return;
-  Loaded l(api, *mod_or, k, o);
+  const auto jitted = jit_with_fallback(api, asked, o, result);
+  if (!jitted) return;
+  const KernelSpec& k = *jitted->spec;
+  Loaded l(api, jitted->mod, k, o);
   const Throughput t = calibrate(d, k, o, l.fn, l.params, l.iters);
 
   const nvml::Telemetry telemetry(o.nvml, d.pci_bus_id);
@@ -295,12 +340,6 @@ void run_bandwidth(const Device& d, const KernelSpec& copy, const SessionOptions
   checks.push_back(d2h);
   result["bandwidth"] = checks;
   result["status"] = "passed";
-}
-
-const KernelSpec* find_kernel(const std::string& entry) {
-  for (auto& k : all_kernels())
-    if (entry == k.entry) return &k;
-  return nullptr;
 }
 
 std::optional<DynamicLibrary> load(const std::vector<std::string>& candidates, Api& api, json& out) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct SessionOptions {
   double sustained_s = 0;
   double sample_s = 0.5;
   std::vector<std::string> nvml = {"libnvidia-ml.so.1"};
+  // Kernel entry -> the variant to load instead when the driver's JIT refuses
+  // the entry's PTX ISA version (CUDA_ERROR_UNSUPPORTED_PTX_VERSION).
+  std::map<std::string, std::string> jit_fallback;
 };
 
 // {"library":…, "driver_version":12020, "init_code":0, "devices":[…]} or {"load_error":…}.

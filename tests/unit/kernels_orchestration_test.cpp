@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -49,6 +50,43 @@ TEST_CASE("kernels: a JIT failure is reported with the JIT's error log", "[kerne
   CHECK(c.expected);
   CHECK(c.expected_source == "ptx_target");
   CHECK(kernels_exit_code(f) == 1);
+}
+
+TEST_CASE("kernels: a driver too old for a kernel's PTX version gets the next variant, and says so", "[kernels][fake_cuda]") {
+  // H100 on a driver whose JIT predates PTX 8.0 (wgmma): the bf16 check runs
+  // mma.sync instead, and passes; the same refusal for a reason other than
+  // the PTX version (fp16 here) stays a JIT failure.
+  FakeDriver s(kFakeH100 +
+               "jit_fail gpucheck_wgmma_bf16_m64n256k16 code=222 log=\"ptxas application ptx input, line 4; fatal : Unsupported .version 8.0; current version is '7.8'\"\n"
+               "jit_fail gpucheck_wgmma_f16_m64n256k16 code=218 log=\"ptxas fatal : Unknown instruction\"\n");
+  KernelRequest req = fake_request({"bf16", "fp16"});
+  req.session.sustained_s = 0.2;
+  req.session.sample_s = 0.1;
+  s.append("kernel gpucheck_mma_bf16_m16n8k16 output=" +
+           s.write("bf16.bin", expected_bytes(kernel_named("gpucheck_mma_bf16_m16n8k16"), req.session)));
+  const KernelFacts f = run_kernel_checks(req);
+  const auto& bf16 = check(f, "bf16");
+  INFO(bf16.reason.value_or("") << bf16.jit_error.value_or(""));
+  CHECK(bf16.status == "passed");
+  CHECK(bf16.kernel.value_or("") == "gpucheck_mma_bf16_m16n8k16");
+  CHECK(bf16.ptx_target.value_or("") == "sm_80");
+  CHECK(bf16.ptx_version.value_or("") == "7.0");
+  CHECK(bf16.instruction.value_or("").find("mma.sync") == 0);
+  CHECK_THAT(bf16.jit_fallback.value_or(""), Catch::Contains("refused gpucheck_wgmma_bf16_m64n256k16 (PTX 8.0, sm_90a): "
+                                                              "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
+  CHECK_THAT(bf16.jit_fallback.value_or(""), Catch::EndsWith("ran gpucheck_mma_bf16_m16n8k16 instead"));
+  CHECK_FALSE(bf16.jit_error);
+  const auto& fp16 = check(f, "fp16");
+  CHECK(fp16.status == "jit_failed");
+  CHECK(fp16.jit_code == 218);
+  CHECK_FALSE(fp16.jit_fallback);
+  // The sustained run falls back the same way.
+  REQUIRE(f.gpus[0].sustained);
+  CHECK(f.gpus[0].sustained->kernel.value_or("") == "gpucheck_mma_bf16_m16n8k16");
+  CHECK(f.gpus[0].sustained->status == "ran");
+  CHECK(f.gpus[0].sustained->jit_fallback);
+  for (auto& c : to_json(f)["gpus"][0]["checks"])
+    CHECK(c["jit_fallback"].is_string() == (c["precision"] == "bf16"));
 }
 
 TEST_CASE("kernels: an output the fake never writes fails as unwritten", "[kernels][fake_cuda]") {
@@ -228,12 +266,36 @@ TEST_CASE("kernels: FP4 and FP6 run on the 12.x family; where the matrix expects
         CHECK(c.kernel.value_or("") == entry);
         CHECK(c.ptx_target.value_or("") == "sm_120f");
         CHECK(c.status == "failed");  // it ran: the fake wrote nothing
+        CHECK_FALSE(c.jit_fallback);
       } else {  // datacenter Blackwell has FP4/FP6 through tcgen05 only
         CHECK_FALSE(c.kernel);
         CHECK(c.status == "not_implemented");
       }
     }
   }
+}
+
+TEST_CASE("kernels: a 12.0 GPU whose driver predates PTX 8.8 runs the sm_120a FP4; --portable says why FP4 is left out", "[kernels][fake_cuda]") {
+  FakeDriver s("driver_version 12080\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a28 cc=12.0 sms=2 "
+               "mem=16000000000 bus=00000000:3b:00.0\n"
+               "jit_fail gpucheck_mma_e2m1_m16n8k32 code=222 log=\"Unsupported .version 8.8; current version is '8.7'\"\n");
+  KernelRequest req = fake_request({"fp4"});
+  const KernelFacts f = run_kernel_checks(req);
+  const auto& fp4 = check(f, "fp4");
+  CHECK(fp4.kernel.value_or("") == "gpucheck_mma_e2m1_m16n8k32_sm120a");
+  CHECK(fp4.ptx_target.value_or("") == "sm_120a");
+  CHECK(fp4.ptx_version.value_or("") == "8.7");
+  CHECK(fp4.status == "failed");  // it ran: the fake wrote nothing
+  CHECK(fp4.jit_fallback);
+  Matrix m;  // synthetic: 12.0 with FP4
+  m.version = "synthetic";
+  m.arch_precisions.push_back(ArchPrecisions{"12.0", "Blackwell", {"fp32", "fp4"}, {}});
+  req.matrix = &m;
+  req.portable = true;
+  const KernelFacts portable = run_kernel_checks(req);
+  const auto& left_out = check(portable, "fp4");
+  CHECK(left_out.status == "not_implemented");
+  CHECK_THAT(left_out.reason.value_or(""), Catch::StartsWith("--portable leaves out its kernels"));
 }
 
 TEST_CASE("kernels: with the embedded matrix, every precision an architecture lists gets its check", "[kernels][fake_cuda]") {

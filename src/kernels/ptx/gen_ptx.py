@@ -79,14 +79,20 @@ KERNELS = [
     mma("int8", "gpucheck_mma_s8_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, 4, 2, 4, "s32"),
     mma("fp8_e4m3", "gpucheck_mma_e4m3_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, 4, 2, 4, "f32"),
     mma("fp8_e5m2", "gpucheck_mma_e5m2_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, 4, 2, 4, "f32"),
-    # The immediates after scale-d: imm-scale-a, imm-scale-b (1: not negated)
-    # and, for 16-bit inputs, imm-trans-b (0: B is K-major); integer wgmma has none.
     # FP4 and FP6 (mma with .kind::f8f6f4, sm_120 family): each element in a
     # byte of its own, so the fragments are m16n8k32 .e4m3's (PTX ISA,
     # "Matrix Data-types" and mma's ".kind::f8f6f4").
     mma("fp4", "gpucheck_mma_e2m1_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", 16, 8, 32, 4, 2, 4, "f32"),
     mma("fp6_e3m2", "gpucheck_mma_e3m2_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e3m2.f32", 16, 8, 32, 4, 2, 4, "f32"),
     mma("fp6_e2m3", "gpucheck_mma_e2m3_m16n8k32", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m3.e2m3.f32", 16, 8, 32, 4, 2, 4, "f32"),
+]
+# The same three at .target sm_120a, which PTX 8.7 already expresses (CUDA
+# 12.8, driver r570, where sm_120f needs 8.8, r575: PTX ISA release notes):
+# what a 12.0 GPU loads when its driver's JIT refuses the sm_120f files.
+KERNELS += [dict(k, entry=k["entry"] + "_sm120a", target="sm_120a") for k in KERNELS if k["precision"] in ("fp4", "fp6_e3m2", "fp6_e2m3")]
+KERNELS += [
+    # The immediates after scale-d: imm-scale-a, imm-scale-b (1: not negated)
+    # and, for 16-bit inputs, imm-trans-b (0: B is K-major); integer wgmma has none.
     wgmma("fp16", "gpucheck_wgmma_f16_m64n256k16", "f16", "f32", 16, "1, 1, 0"),
     wgmma("bf16", "gpucheck_wgmma_bf16_m64n256k16", "bf16", "f32", 16, "1, 1, 0"),
     wgmma("tf32", "gpucheck_wgmma_tf32_m64n256k8", "tf32", "f32", 8, "1, 1"),
@@ -375,7 +381,7 @@ def assembles(ptxas, text, arch):
 
 def lowest(ptxas, k):
     target = None
-    for t in TARGETS:
+    for t in [k["target"]] if "target" in k else TARGETS:
         arch = t if int(t[3:].rstrip("af")) >= 75 else "sm_75"
         if assembles(ptxas, kernel_text(k, VERSIONS[-1], t), arch)[0]:
             target = t
