@@ -31,9 +31,9 @@ struct MmaShape {
 // shape yields {-1, -1}.
 Coord fragment_coord(const MmaShape& s, Operand op, int lane, int elem);
 
-// wgmma.m64nNkK (PTX ISA, "Matrix fragments for wgmma.mma_async.m64nNk16"
-// and its k8/k32 siblings,
-// https://docs.nvidia.com/cuda/parallel-thread-execution/#matrix-fragments-for-wgmma-mma-async-m64nnk16):
+// wgmma.m64nNkK (PTX ISA, "Register Fragments" for wgmma.m64nNk16 and its
+// k8/k32 siblings,
+// https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#asynchronous-warpgroup-level-matrix-register-fragment-wgmma-64n16):
 // warp q of the warpgroup holds rows 16q..16q+15. Its A registers are laid
 // out as mma.m16n8kK's A; its accumulator repeats mma.m16n8's C layout once
 // per 8 columns (c0..c3 for columns 0-7, c4..c7 for 8-15, …). Operand::a or c.
@@ -47,7 +47,9 @@ Coord wgmma_coord(const MmaShape& s, Operand op, int warp, int lane, int elem);
 // distance, in bytes, between two adjacent core matrices in the K dimension",
 // the stride byte offset the same "in the M or N dimension"
 // (https://docs.nvidia.com/cuda/archive/12.4.0/parallel-thread-execution/index.html#strides,
-// #matrix-descriptor-format for the descriptor's bits).
+// #matrix-descriptor-format for the descriptor's bits; in the current pages
+// #asynchronous-warpgroup-level-leading-dimension-byte-offset and
+// #asynchronous-warpgroup-level-matrix-shared-memory-layout-matrix-descriptor).
 std::size_t wgmma_b_offset(const MmaShape& s, int k, int n);
 
 }  // namespace gpucheck::kernels
