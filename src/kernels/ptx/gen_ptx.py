@@ -104,6 +104,29 @@ COPY = dict(kind="copy", precision="copy", entry="gpucheck_copy_b128", instructi
             shape="grid-stride", na=0, nb=0, nd=0, elem_bytes=16, acc="b32", chains=1, unroll=1, flops_per_op=0)
 
 
+# The parameters of every mma/fma/wgmma kernel (catalog.hpp), and the
+# prologue that loads them: pointers made global in %rd1..%rd4, iters in %r7,
+# tiles in %r8, this thread's index in the grid in %r4.
+PARAMS = ("  .param .u64 p_a,\n  .param .u64 p_b,\n  .param .u64 p_c,\n  .param .u64 p_d,\n"
+          "  .param .u32 p_iters,\n  .param .u32 p_tiles")
+PROLOGUE = [
+    "  ld.param.u64 %rd1, [p_a];",
+    "  ld.param.u64 %rd2, [p_b];",
+    "  ld.param.u64 %rd3, [p_c];",
+    "  ld.param.u64 %rd4, [p_d];",
+    "  cvta.to.global.u64 %rd1, %rd1;",
+    "  cvta.to.global.u64 %rd2, %rd2;",
+    "  cvta.to.global.u64 %rd3, %rd3;",
+    "  cvta.to.global.u64 %rd4, %rd4;",
+    "  ld.param.u32 %r7, [p_iters];",
+    "  ld.param.u32 %r8, [p_tiles];",
+    "  mov.u32 %r1, %tid.x;",
+    "  mov.u32 %r2, %ctaid.x;",
+    "  mov.u32 %r3, %ntid.x;",
+    "  mad.lo.u32 %r4, %r2, %r3, %r1;   // this thread in the grid",
+]
+
+
 def body_common(k):
     """Loads the operands of this warp's tile; the accumulators of each chain."""
     eb, acc = k["elem_bytes"], k["acc"]
@@ -120,20 +143,7 @@ def body_common(k):
         f"  .reg .{opty} %a<{k['na']}>;",
         f"  .reg .{opty} %b<{k['nb']}>;",
         f"  .reg .{accty} %c<{nacc}>;",
-        "  ld.param.u64 %rd1, [p_a];",
-        "  ld.param.u64 %rd2, [p_b];",
-        "  ld.param.u64 %rd3, [p_c];",
-        "  ld.param.u64 %rd4, [p_d];",
-        "  cvta.to.global.u64 %rd1, %rd1;",
-        "  cvta.to.global.u64 %rd2, %rd2;",
-        "  cvta.to.global.u64 %rd3, %rd3;",
-        "  cvta.to.global.u64 %rd4, %rd4;",
-        "  ld.param.u32 %r7, [p_iters];",
-        "  ld.param.u32 %r8, [p_tiles];",
-        "  mov.u32 %r1, %tid.x;",
-        "  mov.u32 %r2, %ctaid.x;",
-        "  mov.u32 %r3, %ntid.x;",
-        "  mad.lo.u32 %r4, %r2, %r3, %r1;   // this thread in the grid",
+    ] + PROLOGUE + [
         "  shr.u32 %r5, %r4, 5;             // this warp in the grid",
         "  and.b32 %r6, %r1, 31;            // lane",
         "  rem.u32 %r9, %r5, %r8;           // the tile this warp works on",
@@ -190,9 +200,7 @@ def kernel_text(k, version, target):
         for i in range(k["nd"]):
             lines.append(f"  {st} [%rd11+{(j * 32 * k['nd'] + i) * k['elem_bytes']}], %c{j * k['nd'] + i};")
     lines.append("  ret;")
-    params = ("  .param .u64 p_a,\n  .param .u64 p_b,\n  .param .u64 p_c,\n  .param .u64 p_d,\n"
-              "  .param .u32 p_iters,\n  .param .u32 p_tiles")
-    return header(k, version, target) + f".visible .entry {k['entry']}(\n{params}\n)\n{{\n" + "\n".join(lines) + "\n}\n"
+    return header(k, version, target) + f".visible .entry {k['entry']}(\n{PARAMS}\n)\n{{\n" + "\n".join(lines) + "\n}\n"
 
 
 def wgmma_text(k, version, target):
@@ -219,20 +227,7 @@ def wgmma_text(k, version, target):
         "  .reg .b64 %rd<24>;",
         f"  .reg .b32 %a<{na}>;",
         f"  .reg .{accty} %c<{nd}>;",
-        "  ld.param.u64 %rd1, [p_a];",
-        "  ld.param.u64 %rd2, [p_b];",
-        "  ld.param.u64 %rd3, [p_c];",
-        "  ld.param.u64 %rd4, [p_d];",
-        "  cvta.to.global.u64 %rd1, %rd1;",
-        "  cvta.to.global.u64 %rd2, %rd2;",
-        "  cvta.to.global.u64 %rd3, %rd3;",
-        "  cvta.to.global.u64 %rd4, %rd4;",
-        "  ld.param.u32 %r7, [p_iters];",
-        "  ld.param.u32 %r8, [p_tiles];",
-        "  mov.u32 %r1, %tid.x;",
-        "  mov.u32 %r2, %ctaid.x;",
-        "  mov.u32 %r3, %ntid.x;",
-        "  mad.lo.u32 %r4, %r2, %r3, %r1;   // this thread in the grid",
+    ] + PROLOGUE + [
         "  shr.u32 %r5, %r4, 7;             // this warpgroup in the grid",
         "  and.b32 %r6, %r1, 127;           // thread in the warpgroup",
         "  rem.u32 %r9, %r5, %r8;           // the tile this warpgroup works on",
@@ -308,10 +303,8 @@ def wgmma_text(k, version, target):
     for i in range(nd):
         lines.append(f"  {st} [%rd12+{i * 4}], %c{i};")
     lines.append("  ret;")
-    params = ("  .param .u64 p_a,\n  .param .u64 p_b,\n  .param .u64 p_c,\n  .param .u64 p_d,\n"
-              "  .param .u32 p_iters,\n  .param .u32 p_tiles")
     smem = f".shared .align 1024 .b8 gpucheck_smem[{2 * WGMMA_B_BYTES}];  // two warpgroups a block\n\n"
-    return (header(k, version, target) + smem + f".visible .entry {k['entry']}(\n{params}\n)\n{{\n" +
+    return (header(k, version, target) + smem + f".visible .entry {k['entry']}(\n{PARAMS}\n)\n{{\n" +
             "\n".join(lines) + "\n}\n")
 
 
