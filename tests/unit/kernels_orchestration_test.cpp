@@ -85,8 +85,8 @@ TEST_CASE("kernels: a driver too old for a kernel's PTX version gets the next va
   CHECK(f.gpus[0].sustained->kernel.value_or("") == "gpucheck_mma_bf16_m16n8k16");
   CHECK(f.gpus[0].sustained->status == "ran");
   CHECK(f.gpus[0].sustained->jit_fallback);
-  for (auto& c : to_json(f)["gpus"][0]["checks"])
-    CHECK(c["jit_fallback"].is_string() == (c["precision"] == "bf16"));
+  const auto j = to_json(f);
+  for (auto& c : j["gpus"][0]["checks"]) CHECK(c["jit_fallback"].is_string() == (c["precision"] == "bf16"));
 }
 
 TEST_CASE("kernels: an output the fake never writes fails as unwritten", "[kernels][fake_cuda]") {
@@ -222,7 +222,7 @@ TEST_CASE("kernels: a Turing GPU gets the sm_75 variants and no BF16 or FP8", "[
   CHECK(check(f, "fp8_e5m2").status == "not_expected");
 }
 
-TEST_CASE("kernels: wgmma runs on compute capability 9.0 only; Ada and Blackwell get mma.sync", "[kernels][fake_cuda]") {
+TEST_CASE("kernels: wgmma runs on compute capability 9.0 only, Ada and Blackwell get mma.sync", "[kernels][fake_cuda]") {
   // sm_90a code loads on 9.0 devices alone (the "a" targets are not forward
   // compatible), so a Blackwell GPU falls back to the newest portable variant.
   for (auto [cc, fp16, fp8] : {std::tuple{"9.0", "gpucheck_wgmma_f16_m64n256k16", "gpucheck_wgmma_e4m3_m64n256k32"},
@@ -243,7 +243,7 @@ TEST_CASE("kernels: wgmma runs on compute capability 9.0 only; Ada and Blackwell
   }
 }
 
-TEST_CASE("kernels: FP4 and FP6 run on the 12.x family; where the matrix expects them without a kernel, it says so", "[kernels][fake_cuda]") {
+TEST_CASE("kernels: FP4 and FP6 run on the 12.x family, where the matrix expects them without a kernel, it says so", "[kernels][fake_cuda]") {
   Matrix m;  // synthetic: the two Blackwell compute capabilities, with FP6 and FP4
   m.version = "synthetic";
   m.arch_precisions.push_back(ArchPrecisions{"12.1", "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
@@ -275,7 +275,7 @@ TEST_CASE("kernels: FP4 and FP6 run on the 12.x family; where the matrix expects
   }
 }
 
-TEST_CASE("kernels: a 12.0 GPU whose driver predates PTX 8.8 runs the sm_120a FP4; --portable says why FP4 is left out", "[kernels][fake_cuda]") {
+TEST_CASE("kernels: a 12.0 GPU whose driver predates PTX 8.8 runs the sm_120a FP4, --portable says why FP4 is left out", "[kernels][fake_cuda]") {
   FakeDriver s("driver_version 12080\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a28 cc=12.0 sms=2 "
                "mem=16000000000 bus=00000000:3b:00.0\n"
                "jit_fail gpucheck_mma_e2m1_m16n8k32 code=222 log=\"Unsupported .version 8.8; current version is '8.7'\"\n");

@@ -71,7 +71,7 @@ const ResolvedNeed* need(const LoaderView& v, const std::string& soname) {
 
 }  // namespace
 
-TEST_CASE("$ORIGIN, ${ORIGIN} and $PLATFORM are expanded; $LIB and relative entries are not", "[loader]") {
+TEST_CASE("$ORIGIN, ${ORIGIN} and $PLATFORM are expanded, $LIB and relative entries are not", "[loader]") {
   const std::string o = "/sp/torch/lib";
   CHECK(expand_search_entry("$ORIGIN/../../nvidia/cudnn/lib", o, "x86_64") == "/sp/nvidia/cudnn/lib");
   CHECK(expand_search_entry("${ORIGIN}/x", o, "x86_64") == "/sp/torch/lib/x");
@@ -120,7 +120,7 @@ TEST_CASE("ld.so's order: RPATH, LD_LIBRARY_PATH, RUNPATH, cache, default direct
   CHECK(loc.locate("libnone.so.1", ObjectSearchPath{{"/rp"}, {"/run"}}).copies.empty());
 }
 
-TEST_CASE("torch with DT_RPATH keeps its own cuDNN; the shim's RUNPATH lets LD_LIBRARY_PATH shadow the sub-libraries",
+TEST_CASE("torch with DT_RPATH keeps its own cuDNN, the shim's RUNPATH lets LD_LIBRARY_PATH shadow the sub-libraries",
           "[loader][probe]") {
   TempDir t;
   make_host(t.path(), "libtorch_cuda_rpath.so");

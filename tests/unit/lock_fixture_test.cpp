@@ -59,7 +59,7 @@ std::vector<Finding> errors_of(const std::vector<Finding>& fs) {
 
 }  // namespace
 
-TEST_CASE("lock of a fixture: same stack, same bytes; parses back to the same text; no drift against itself", "[lock]") {
+TEST_CASE("lock of a fixture: same stack, same bytes, parses back to the same text, no drift against itself", "[lock]") {
   for (const std::string name : {"h100-sxm-8gpu", "venv-torch-cu121", "ld-path-shadows-cudnn", "ngc-pytorch-24.01",
                                  "rocm6-mi300x", "cpu-only", "driver-mismatch"}) {
     INFO(name);
@@ -189,7 +189,7 @@ TEST_CASE("a driver patch release within its branch is no error under the defaul
   CHECK(findings[0].evidence[0].value == "565.77.01");
 }
 
-TEST_CASE("gpucheck lock / verify: exit codes 0, 1, 2; lock -o leaves an invalid or newer lock untouched", "[lock][cli]") {
+TEST_CASE("gpucheck lock / verify: exit codes 0, 1, 2, lock -o leaves an invalid or newer lock untouched", "[lock][cli]") {
   TempDir tmp;
   const std::string lockfile = (tmp.path() / "stack.lock").string();
   const fs::path root = copy_fixture(tmp, "h100-sxm-8gpu");

@@ -27,7 +27,7 @@ bool breach(const std::vector<Finding>& f) { return has_errors(f); }
 
 }  // namespace
 
-TEST_CASE("policies: exact, same-branch (driver: major; Python: major.minor), at-least, ignore, none", "[lock][policy]") {
+TEST_CASE("policies: exact, same-branch (driver: major, Python: major.minor), at-least, ignore, none", "[lock][policy]") {
   CHECK(judge("driver.version", "550.54.14", "550.54.14", Policy::exact).empty());
   CHECK(breach(judge("driver.version", "550.54.14", "550.54.15", Policy::exact)));
 
@@ -81,7 +81,7 @@ TEST_CASE("fields only one side has: a new wheel is a drift, a removed framework
   CHECK(compare_lock(lock_meta, one("lock", "check", "not evaluated", Policy::exact)).empty());
 }
 
-TEST_CASE("lock --emit constraints pins with the PyTorch index of a +cuXXX build; --emit container", "[lock][emit]") {
+TEST_CASE("lock --emit constraints pins with the PyTorch index of a +cuXXX build, --emit container", "[lock][emit]") {
   Lock l;
   l.entries.push_back({"frameworks", "torch", "2.1.0+cu121", Policy::exact, ""});
   l.entries.push_back({"frameworks", "jaxlib", "0.4.23+cuda12.cudnn89", Policy::exact, ""});

@@ -211,7 +211,7 @@ TEST_CASE("a pyenv shim on PATH is resolved to the version it would run, without
   CHECK(find_dist(e, "six"));
 }
 
-TEST_CASE("an interpreter that hangs is killed at its deadline; conventional locations are used", "[python][probe][bad-input]") {
+TEST_CASE("an interpreter that hangs is killed at its deadline, conventional locations are used", "[python][probe][bad-input]") {
   TempDir t;
   write_script(t.path() / "bin/python3", "/bin/sleep 100\n");
   write_file(t.path() / "lib/python3.12/site-packages/foo-1.0.dist-info/METADATA", "Name: foo\nVersion: 1.0\n");

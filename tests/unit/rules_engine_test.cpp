@@ -152,7 +152,7 @@ TEST_CASE("broken rule files are rejected with file, JSON path and reason", "[ru
   }
 }
 
-TEST_CASE("matrix validate lists problems (exit 1); check refuses to judge with a broken matrix (exit 2)", "[rules][cli][bad-input]") {
+TEST_CASE("matrix validate lists problems (exit 1), check refuses to judge with a broken matrix (exit 2)", "[rules][cli][bad-input]") {
   // The project's matrix with one broken rule file added.
   test::TempDir dir;
   std::filesystem::copy(test::source_path("matrix"), dir.path() / "matrix", std::filesystem::copy_options::recursive);
@@ -204,7 +204,7 @@ TEST_CASE("check: exit codes a launcher relies on", "[rules][cli]") {
   CHECK_THAT(both.err, Catch::Contains("--from and --root cannot be used together"));
 }
 
-TEST_CASE("check --kernels: the live machine only; results a report carries are judged", "[rules][cli][kernels]") {
+TEST_CASE("check --kernels: the live machine only, results a report carries are judged", "[rules][cli][kernels]") {
   const std::string synthetic = test::source_path("tests/data/kernels/synthetic-h100-bf16-wrong.json");
   auto root = run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "check", "--kernels"});
   CHECK(root.exit_code == 2);
