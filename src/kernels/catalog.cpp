@@ -2,10 +2,16 @@
 #include "kernels/catalog.hpp"
 
 #include <cstdlib>
+#include <string_view>
 
 namespace gpucheck::kernels {
 
 int target_number(const KernelSpec& k) { return std::atoi(k.target + 3); }
+
+char target_kind(const KernelSpec& k) {
+  const std::string_view t = k.target;
+  return t.back() == 'a' || t.back() == 'f' ? t.back() : 0;
+}
 
 int cc_number(const std::string& cc) {
   const auto dot = cc.find('.');

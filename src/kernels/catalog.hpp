@@ -34,6 +34,10 @@ const std::vector<KernelSpec>& all_kernels();
 // "sm_80" -> 80; "sm_120a" -> 120.
 int target_number(const KernelSpec& k);
 
+// 'a' for an arch-specific target ("sm_90a": that compute capability only),
+// 'f' for a family target ("sm_120f": 12.x from 12.0), 0 for a plain one.
+char target_kind(const KernelSpec& k);
+
 // Compute capability "9.0" -> 90; nullopt-like 0 when unparsable.
 int cc_number(const std::string& cc);
 

@@ -78,14 +78,14 @@ std::vector<const KernelSpec*> variants(const std::string& precision, int cc, bo
   for (auto& k : all_kernels()) {
     if (precision != k.precision) continue;
     // "sm_90a" code runs on 9.0 alone; "sm_120f" on the 12.x family from 12.0.
-    const char kind = std::string(k.target).back();
+    const char kind = target_kind(k);
     if (portable && (kind == 'a' || kind == 'f')) continue;
     const int tn = target_number(k);
     const bool runs = kind == 'a' ? tn == cc : kind == 'f' ? tn / 10 == cc / 10 && tn <= cc : tn <= cc;
     if (runs) out.push_back(&k);
   }
   const auto rank = [](const KernelSpec* k) {
-    const char kind = std::string(k->target).back();
+    const char kind = target_kind(*k);
     return std::pair{target_number(*k), kind == 'f' ? 2 : kind == 'a' ? 1 : 0};
   };
   std::stable_sort(out.begin(), out.end(), [&](const KernelSpec* a, const KernelSpec* b) { return rank(a) > rank(b); });
