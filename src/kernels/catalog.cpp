@@ -13,6 +13,10 @@ char target_kind(const KernelSpec& k) {
   return t.back() == 'a' || t.back() == 'f' ? t.back() : 0;
 }
 
+int warps_per_tile(const KernelSpec& k) {
+  return k.kind == KernelKind::wgmma || k.kind == KernelKind::tcgen05 ? 4 : 1;
+}
+
 int cc_number(const std::string& cc) {
   const auto dot = cc.find('.');
   if (dot == std::string::npos || dot == 0 || dot + 1 >= cc.size()) return 0;

@@ -12,7 +12,7 @@
 
 namespace gpucheck::kernels {
 
-enum class KernelKind { fma, mma, wgmma, copy };
+enum class KernelKind { fma, mma, wgmma, tcgen05, copy };
 
 struct KernelSpec {
   const char* precision;    // "fp16", "fp8_e4m3", "copy"
@@ -22,7 +22,8 @@ struct KernelSpec {
   const char* shape;        // "m16n8k16", "thread", "grid-stride"
   const char* target;       // the declared .target: "sm_80"
   const char* isa;          // the declared .version: "7.0"
-  int na, nb, nd;           // registers per lane: A, B, accumulator (per chain); wgmma: nb is B's words a tile
+  int na, nb, nd;           // registers per lane: A, B, accumulator (per chain); wgmma: nb is B's words a
+                            // tile; tcgen05: na, nb are A's and B's words a tile, nd a row's accumulators
   int elem_bytes;           // bytes per accumulator element (and per FMA operand)
   int chains, unroll;
   long flops_per_op;        // per warp and instruction: 2*m*n*k, or 2*32 for an FMA
@@ -37,6 +38,9 @@ int target_number(const KernelSpec& k);
 // 'a' for an arch-specific target ("sm_90a": that compute capability only),
 // 'f' for a family target ("sm_120f": 12.x from 12.0), 0 for a plain one.
 char target_kind(const KernelSpec& k);
+
+// Warps that compute one tile together: a warpgroup for wgmma and tcgen05.
+int warps_per_tile(const KernelSpec& k);
 
 // Compute capability "9.0" -> 90; nullopt-like 0 when unparsable.
 int cc_number(const std::string& cc);

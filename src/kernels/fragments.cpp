@@ -44,10 +44,14 @@ Coord wgmma_coord(const MmaShape& s, Operand op, int warp, int lane, int i) {
   return c;
 }
 
-std::size_t wgmma_b_offset(const MmaShape& s, int k, int n) {
-  const int bytes = s.in_bits / 8;
-  const int kbyte = k * bytes;  // 0..31: which of the two core matrices along K, and where in its row
-  return static_cast<std::size_t>((n / 8) * 256 + (kbyte / 16) * 128 + (n % 8) * 16 + kbyte % 16);
+std::size_t core_matrix_offset(int row, int kbyte) {
+  return static_cast<std::size_t>((row / 8) * 256 + (kbyte / 16) * 128 + (row % 8) * 16 + kbyte % 16);
+}
+
+std::size_t wgmma_b_offset(const MmaShape& s, int k, int n) { return core_matrix_offset(n, k * s.in_bits / 8); }
+
+std::size_t tcgen05_bit_offset(int element_bits, int row, int k) {
+  return core_matrix_offset(row, 16 * (k / 16)) * 8 + static_cast<std::size_t>((k % 16) * element_bits);
 }
 
 }  // namespace gpucheck::kernels

@@ -52,4 +52,24 @@ Coord wgmma_coord(const MmaShape& s, Operand op, int warp, int lane, int elem);
 // #asynchronous-warpgroup-level-matrix-shared-memory-layout-matrix-descriptor).
 std::size_t wgmma_b_offset(const MmaShape& s, int k, int n);
 
+// The byte where the 16-byte row segment holding K-byte `kbyte` of matrix
+// row `row` starts (plus kbyte's place in it), in the K-major no-swizzle
+// image both wgmma's B and tcgen05's A and B use: core matrices of 8 rows x
+// 16 bytes, the two along K 128 bytes apart, each 8 rows 256 bytes on.
+std::size_t core_matrix_offset(int row, int kbyte);
+
+// tcgen05.mma .kind::f8f6f4 (A and B in shared memory, K = 32): where
+// element k of matrix row `row` sits, in bits, in the tile's image. Each
+// 16-byte segment of a row holds 16 elements from its low bits up: 8 bits
+// each for FP8; for FP4 and FP6, "16 consecutive 4-bit or 6-bit elements
+// are packed contiguously and then padded" to 16 bytes (PTX ISA, "Packing
+// format used for matrix A and B by .kind::mxf8f6f4 in Shared Memory",
+// https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-packing-formats-mxf8f6f4-smem,
+// the same format as TMA's CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B and
+// 16U6_ALIGN16B in cuda.h, which CUTLASS uses for .kind::f8f6f4 too). The
+// order inside the packed bytes, element 0 in the lowest bits, is CUTLASS's
+// sub-byte convention, which TMA copies unchanged: the PTX ISA shows it
+// only in a figure.
+std::size_t tcgen05_bit_offset(int element_bits, int row, int k);
+
 }  // namespace gpucheck::kernels

@@ -240,6 +240,56 @@ void make_wgmma(const KernelSpec& k, CheckData& out, Rng& rng) {
   }
 }
 
+// Where FP4 sits in a register for mma.sync (bits 5..2 of its byte), its
+// code is `bits >> 2`; the other formats' bits are their codes.
+std::uint32_t code_of(const KernelSpec& k, const Elem& e) { return prec(k) == "fp4" ? e.bits >> 2 : e.bits; }
+
+int code_bits(const KernelSpec& k) {
+  const std::string p = prec(k);
+  return p == "fp4" ? 4 : p.rfind("fp6_", 0) == 0 ? 6 : 8;
+}
+
+void put_bits(std::vector<std::uint8_t>& buf, std::size_t bit, std::uint32_t code, int bits) {
+  for (int i = 0; i < bits; ++i, ++bit)
+    if (code >> i & 1) buf[bit / 8] |= static_cast<std::uint8_t>(1u << (bit % 8));
+}
+
+// A and B as shared-memory images (tcgen05_bit_offset), C and D row-major.
+void make_tcgen05(const KernelSpec& k, CheckData& out, Rng& rng) {
+  const MmaShape s = shape_of(k);
+  const std::size_t tiles = static_cast<std::size_t>(out.tiles);
+  const std::size_t a_bytes = static_cast<std::size_t>(k.na) * 4, b_bytes = static_cast<std::size_t>(k.nb) * 4;
+  out.a.assign(tiles * a_bytes, 0);
+  out.b.assign(tiles * b_bytes, 0);
+  const std::size_t nout = tiles * static_cast<std::size_t>(s.m * s.n);
+  out.c.assign(nout * 4, 0);
+  out.expected.assign(nout, 0);
+  out.tolerance.assign(nout, 0);
+  const int bits = code_bits(k);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    std::vector<double> A(static_cast<std::size_t>(s.m * s.k)), B(static_cast<std::size_t>(s.k * s.n));
+    for (int row = 0; row < s.m; ++row)
+      for (int kk = 0; kk < s.k; ++kk) {
+        const Elem e = random_input(k, rng);
+        A[static_cast<std::size_t>(row * s.k + kk)] = e.value;
+        put_bits(out.a, t * a_bytes * 8 + tcgen05_bit_offset(bits, row, kk), code_of(k, e), bits);
+      }
+    for (int n = 0; n < s.n; ++n)
+      for (int kk = 0; kk < s.k; ++kk) {
+        const Elem e = random_input(k, rng);
+        B[static_cast<std::size_t>(kk * s.n + n)] = e.value;
+        put_bits(out.b, t * b_bytes * 8 + tcgen05_bit_offset(bits, n, kk), code_of(k, e), bits);
+      }
+    for (int row = 0; row < s.m; ++row)
+      for (int col = 0; col < s.n; ++col) {
+        const std::size_t idx = (t * static_cast<std::size_t>(s.m) + static_cast<std::size_t>(row)) * s.n + col;
+        const double c = static_cast<float>(rng.uniform(-1, 1));
+        store_acc(k, out.c, idx, c);
+        expect(k, out, idx, c, A, B, s, {row, col}, k.unroll);
+      }
+  }
+}
+
 }  // namespace
 
 std::size_t CheckData::d_bytes() const { return expected.size() * elem_bytes; }
@@ -260,6 +310,7 @@ CheckData make_check_data(const KernelSpec& k, int tiles, std::uint64_t seed) {
   if (k.kind == KernelKind::fma) make_fma(k, out, rng);
   else if (k.kind == KernelKind::mma) make_mma(k, out, rng);
   else if (k.kind == KernelKind::wgmma) make_wgmma(k, out, rng);
+  else if (k.kind == KernelKind::tcgen05) make_tcgen05(k, out, rng);
   return out;
 }
 
@@ -287,10 +338,11 @@ Comparison compare(const KernelSpec& k, const CheckData& data, const std::vector
       std::ostringstream m;
       m.precision(9);
       m << "element " << i << " (tile ";
-      if (k.kind == KernelKind::wgmma) m << warp / 4 << ", warp " << warp % 4;  // a warpgroup a tile
-      else m << warp << ", chain " << chain;
-      m << ", lane " << lane << ", register " << reg << "): got "
-        << (poisoned ? std::string("the poison (never written)") : "");
+      // tcgen05: a row of the accumulator per thread; wgmma: a warpgroup a tile.
+      if (k.kind == KernelKind::tcgen05) m << lane_index / 128 << ", row " << lane_index % 128 << ", column " << reg;
+      else if (k.kind == KernelKind::wgmma) m << warp / 4 << ", warp " << warp % 4 << ", lane " << lane << ", register " << reg;
+      else m << warp << ", chain " << chain << ", lane " << lane << ", register " << reg;
+      m << "): got " << (poisoned ? std::string("the poison (never written)") : "");
       if (!poisoned) m << got;
       m << ", expected " << want << " ± " << tol;
       r.first_mismatch = m.str();

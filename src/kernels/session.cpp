@@ -204,9 +204,9 @@ void run_kernel(const Device& d, const KernelSpec& asked, const SessionOptions& 
   const KernelSpec& k = *jitted->spec;
   Loaded l(api, jitted->mod, k, o);
 
-  // Correctness: one loop trip, one warp (wgmma: one warpgroup) per tile.
+  // Correctness: one loop trip, one warp (wgmma, tcgen05: one warpgroup) per tile.
   CU_TRY(api.cuMemsetD32_v2(l.out.ptr, kPoison, l.data.d_bytes() / 4));
-  const unsigned warps = l.tiles * (k.kind == KernelKind::wgmma ? 4 : 1), warps_per_block = kThreads / 32;
+  const unsigned warps = l.tiles * static_cast<unsigned>(warps_per_tile(k)), warps_per_block = kThreads / 32;
   launch(api, l.fn, (warps + warps_per_block - 1) / warps_per_block, l.params);
   CU_TRY(api.cuCtxSynchronize());
   std::vector<std::uint8_t> got(l.data.d_bytes());

@@ -5,7 +5,8 @@
 cmake_minimum_required(VERSION 3.25)
 set(versions 3.0 3.1 3.2 4.0 4.1 4.2 4.3 5.0 6.0 6.1 6.2 6.3 6.4 6.5 7.0 7.1 7.2 7.3 7.4 7.5 7.6 7.7 7.8
              8.0 8.1 8.2 8.3 8.4 8.5 8.6 8.7 8.8 9.0)
-set(targets sm_20 sm_30 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a sm_100 sm_120 sm_120f sm_120a)
+set(targets sm_20 sm_30 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a sm_100 sm_100f sm_100a sm_120 sm_120f
+            sm_120a)
 file(GLOB files ${PTX_DIR}/*.ptx)
 if(NOT files)
   message(FATAL_ERROR "no PTX files in ${PTX_DIR}")

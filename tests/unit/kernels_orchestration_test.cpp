@@ -243,12 +243,12 @@ TEST_CASE("kernels: wgmma runs on compute capability 9.0 only, Ada and Blackwell
   }
 }
 
-TEST_CASE("kernels: FP4 and FP6 run on the 12.x family, where the matrix expects them without a kernel, it says so", "[kernels][fake_cuda]") {
-  Matrix m;  // synthetic: the two Blackwell compute capabilities, with FP6 and FP4
+TEST_CASE("kernels: FP4 and FP6 run through mma.sync on the 12.x family and through tcgen05 on the 10.x family", "[kernels][fake_cuda]") {
+  Matrix m;  // synthetic: three Blackwell compute capabilities, with FP6 and FP4
   m.version = "synthetic";
-  m.arch_precisions.push_back(ArchPrecisions{"12.1", "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
-  m.arch_precisions.push_back(ArchPrecisions{"10.0", "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
-  for (const char* cc : {"12.1", "10.0"}) {
+  for (const char* cc : {"12.1", "10.0", "10.3"})
+    m.arch_precisions.push_back(ArchPrecisions{cc, "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
+  for (const char* cc : {"12.1", "10.0", "10.3"}) {
     INFO(cc);
     FakeDriver s(std::string("driver_version 12090\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a26 cc=") +
                  cc + " sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
@@ -258,20 +258,45 @@ TEST_CASE("kernels: FP4 and FP6 run on the 12.x family, where the matrix expects
     // FP64 is no FP6 because its name starts alike: expected, and run.
     CHECK(check(f, "fp64").expected);
     CHECK(check(f, "fp64").kernel.value_or("") == "gpucheck_fma_f64");
-    for (auto [p, entry] : {std::pair{"fp4", "gpucheck_mma_e2m1_m16n8k32"}, std::pair{"fp6_e3m2", "gpucheck_mma_e3m2_m16n8k32"},
-                            std::pair{"fp6_e2m3", "gpucheck_mma_e2m3_m16n8k32"}}) {
+    const bool family12 = std::string(cc) == "12.1";
+    for (auto [p, fmt] : {std::pair{"fp4", "e2m1"}, std::pair{"fp6_e3m2", "e3m2"}, std::pair{"fp6_e2m3", "e2m3"}}) {
       const auto& c = check(f, p);
       CHECK(c.expected);
-      if (std::string(cc) == "12.1") {  // sm_120f code: the family from 12.0 on
-        CHECK(c.kernel.value_or("") == entry);
-        CHECK(c.ptx_target.value_or("") == "sm_120f");
-        CHECK(c.status == "failed");  // it ran: the fake wrote nothing
-        CHECK_FALSE(c.jit_fallback);
-      } else {  // datacenter Blackwell has FP4/FP6 through tcgen05 only
-        CHECK_FALSE(c.kernel);
-        CHECK(c.status == "not_implemented");
-      }
+      // sm_120f code runs on the 12.x family from 12.0 on, sm_100f on 10.0 and 10.3.
+      CHECK(c.kernel.value_or("") == (family12 ? std::string("gpucheck_mma_") + fmt + "_m16n8k32"
+                                               : std::string("gpucheck_tcgen05_") + fmt + "_m128n256k32"));
+      CHECK(c.ptx_target.value_or("") == (family12 ? "sm_120f" : "sm_100f"));
+      CHECK(c.status == "failed");  // it ran: the fake wrote nothing
+      CHECK_FALSE(c.jit_fallback);
     }
+  }
+}
+
+TEST_CASE("kernels: a tcgen05 FP4 check passes with the expected accumulators, a 10.0 driver before PTX 8.8 gets sm_100a", "[kernels][fake_cuda]") {
+  const std::string entry = "gpucheck_tcgen05_e2m1_m128n256k32", fallback = entry + "_sm100a";
+  const std::string gpu = "device name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a29 cc=10.0 sms=2 "
+                          "mem=16000000000 bus=00000000:3b:00.0\n";
+  {
+    FakeDriver s("driver_version 12090\n" + gpu);
+    KernelRequest req = fake_request({"fp4"});
+    const std::string out = s.write("fp4.bin", expected_bytes(kernel_named(entry), req.session));
+    std::ofstream(s.dir.path() / "driver.txt", std::ios::app) << "kernel " << entry << " output=" << out << " time_ms=20\n";
+    const auto& c = check(run_kernel_checks(req), "fp4");
+    INFO(c.first_mismatch.value_or("") << c.reason.value_or(""));
+    CHECK(c.status == "passed");
+    CHECK(c.elements_checked == std::uint64_t{8 * 128 * 256});  // 8 tiles of 128 x 256
+    CHECK(c.tflops);
+  }
+  {  // r570 (CUDA 12.8) knows PTX 8.7: the sm_100f file is refused, the sm_100a copy (PTX 8.6) loads.
+    FakeDriver s("driver_version 12080\n" + gpu + "jit_fail " + entry +
+                 " code=222 log=\"Unsupported .version 8.8; current version is '8.7'\"\n");
+    const KernelFacts f = run_kernel_checks(fake_request({"fp4"}));
+    const auto& c = check(f, "fp4");
+    CHECK(c.kernel.value_or("") == fallback);
+    CHECK(c.ptx_target.value_or("") == "sm_100a");
+    CHECK(c.ptx_version.value_or("") == "8.6");
+    CHECK(c.jit_fallback);
+    CHECK(c.status == "failed");  // it ran: the fake wrote nothing
   }
 }
 
@@ -303,6 +328,9 @@ TEST_CASE("kernels: with the embedded matrix, every precision an architecture li
   REQUIRE(k);
   for (auto [cc, want] : {std::pair<const char*, std::vector<std::string>>{
                               "9.0", {"fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2"}},
+                          std::pair<const char*, std::vector<std::string>>{
+                              "10.0", {"fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "fp6_e3m2",
+                                       "fp6_e2m3", "fp4"}},
                           std::pair<const char*, std::vector<std::string>>{
                               "12.0", {"fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "fp6_e3m2",
                                        "fp6_e2m3", "fp4"}}}) {

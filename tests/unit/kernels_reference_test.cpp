@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kernels/catalog.hpp"
+#include "kernels/formats.hpp"
 #include "kernels/reference.hpp"
 #include "test_support.hpp"
 
@@ -162,13 +163,95 @@ TEST_CASE("wgmma expectations are the instruction applied four times to the enco
   CHECK(tolerance_rule(kernel("gpucheck_wgmma_bf16_m64n256k16")).find("(4k+1)") != std::string::npos);
 }
 
+TEST_CASE("every tcgen05 image holds each element's bits once, FP4 and FP6 leave each segment's padding clear", "[kernels][reference]") {
+  int seen_kernels = 0;
+  for (auto& k : all_kernels()) {
+    if (k.kind != KernelKind::tcgen05) continue;
+    ++seen_kernels;
+    INFO(k.entry);
+    const MmaShape s = shape_of(k);
+    CHECK(s.m == 128);
+    CHECK(s.n == 256);
+    CHECK(s.k == 32);
+    CHECK(k.nd == s.n);  // a thread holds one accumulator row
+    const int bits = std::string(k.precision) == "fp4" ? 4 : 6;
+    for (auto [rows, words] : {std::pair{s.m, k.na}, std::pair{s.n, k.nb}}) {
+      CHECK(static_cast<std::size_t>(words) * 4 == static_cast<std::size_t>(rows) * 32);  // 32 bytes a row
+      std::vector<int> owner(static_cast<std::size_t>(words) * 32, -1);
+      for (int row = 0; row < rows; ++row)
+        for (int kk = 0; kk < s.k; ++kk) {
+          const std::size_t at = tcgen05_bit_offset(bits, row, kk);
+          for (int b = 0; b < bits; ++b) {
+            REQUIRE(at + static_cast<std::size_t>(b) < owner.size());
+            REQUIRE(owner[at + static_cast<std::size_t>(b)] == -1);
+            owner[at + static_cast<std::size_t>(b)] = row * s.k + kk;
+          }
+        }
+      // In each 16-byte segment, the 16 codes fill the low 8 (FP4) or 12
+      // (FP6) bytes; the rest is padding.
+      for (std::size_t bit = 0; bit < owner.size(); ++bit)
+        CHECK((owner[bit] >= 0) == (bit % 128 < static_cast<std::size_t>(16 * bits)));
+    }
+  }
+  CHECK(seen_kernels == 6);  // e2m1, e3m2, e2m3 at sm_100f and at sm_100a
+}
+
+TEST_CASE("tcgen05 image offsets at sample points", "[kernels][reference]") {
+  // Row 9, k = 17: 8-row group 1 (256 bytes), second 16-byte segment along K
+  // (128), row 1 of the core matrix (16); element 1 of that segment's codes.
+  CHECK(tcgen05_bit_offset(4, 9, 17) == 400u * 8 + 4);
+  CHECK(tcgen05_bit_offset(6, 9, 17) == 400u * 8 + 6);
+  CHECK(tcgen05_bit_offset(8, 9, 17) == 400u * 8 + 8);
+  CHECK(tcgen05_bit_offset(8, 9, 17) / 8 == wgmma_b_offset({64, 256, 32, 8}, 17, 9));  // FP8: wgmma's B image
+  CHECK(tcgen05_bit_offset(6, 0, 15) == 90u);  // the last code of a segment ends at bit 95, byte 11
+}
+
+TEST_CASE("tcgen05 expectations are the instruction applied four times to the decoded images", "[kernels][reference]") {
+  // Decodes A and B from the shared-memory images the kernel copies, and
+  // recomputes accumulators: FP4 and FP6 products and their sums of 32 are
+  // exact in binary64, so only C's float rounding is left and it is exact too.
+  for (const char* entry : {"gpucheck_tcgen05_e2m1_m128n256k32", "gpucheck_tcgen05_e3m2_m128n256k32",
+                            "gpucheck_tcgen05_e2m3_m128n256k32"}) {
+    INFO(entry);
+    const auto& k = kernel(entry);
+    const std::string p = k.precision;
+    const int bits = p == "fp4" ? 4 : 6;
+    const auto decode = [&](std::uint8_t code) {
+      return p == "fp4" ? from_e2m1(code) : p == "fp6_e3m2" ? from_e3m2(code) : from_e2m3(code);
+    };
+    const auto code_at = [&](const std::vector<std::uint8_t>& image, std::size_t base, std::size_t bit) {
+      unsigned v = 0;
+      for (int b = 0; b < bits; ++b, ++bit) v |= ((image[base + bit / 8] >> (bit % 8)) & 1u) << b;
+      return static_cast<std::uint8_t>(v);
+    };
+    const MmaShape s = shape_of(k);
+    const CheckData data = make_check_data(k, 2, 11);
+    const std::size_t tile = 1;
+    std::set<std::uint8_t> codes;
+    for (auto [row, col] : {std::pair{0, 0}, std::pair{9, 17}, std::pair{127, 255}, std::pair{64, 130}}) {
+      double dot = 0;
+      for (int kk = 0; kk < s.k; ++kk) {
+        const std::uint8_t a = code_at(data.a, tile * k.na * 4, tcgen05_bit_offset(bits, row, kk));
+        const std::uint8_t b = code_at(data.b, tile * k.nb * 4, tcgen05_bit_offset(bits, col, kk));
+        codes.insert(a);
+        dot += decode(a) * decode(b);
+      }
+      const std::size_t idx = (tile * 128 + static_cast<std::size_t>(row)) * 256 + static_cast<std::size_t>(col);
+      float c;
+      std::memcpy(&c, &data.c[idx * 4], 4);
+      CHECK(data.expected[idx] == c + k.unroll * dot);
+      CHECK(data.tolerance[idx] > 0);
+    }
+    CHECK(codes.size() > 8);  // random codes, not one value
+  }
+}
+
 TEST_CASE("the right answer passes, a wrong, NaN or unwritten element fails", "[kernels][reference]") {
   for (auto& k : all_kernels()) {
     if (k.kind == KernelKind::copy) continue;
     INFO(k.entry);
     const CheckData data = make_check_data(k, 2, 42);
-    const int warps_per_tile = k.kind == KernelKind::wgmma ? 4 : 1;
-    REQUIRE(data.expected.size() == static_cast<std::size_t>(2 * warps_per_tile * k.chains * 32 * k.nd));
+    REQUIRE(data.expected.size() == static_cast<std::size_t>(2 * warps_per_tile(k) * k.chains * 32 * k.nd));
     REQUIRE(data.c.size() == data.d_bytes());
     auto good = encode(k, data.expected);
     auto r = compare(k, data, good);

@@ -27,8 +27,9 @@ VERSIONS = ["3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1"
 # "sm_120f" is the Blackwell GeForce/workstation family target (PTX 8.8):
 # code for it runs on compute capability 12.x, which "sm_120a" (PTX 8.7) does
 # not promise beyond 12.0, so the family target comes first.
+# "sm_100f" / "sm_100a" likewise for datacenter Blackwell (10.x; 10.0 only).
 TARGETS = ["sm_20", "sm_30", "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
-           "sm_90a", "sm_100", "sm_120", "sm_120f", "sm_120a"]
+           "sm_90a", "sm_100", "sm_100f", "sm_100a", "sm_120", "sm_120f", "sm_120a"]
 # The real GPU targets CUDA 13's ptxas builds for (ptxas --help), which the
 # test assembles each file for, from its declared target up.
 PTXAS_TARGETS = ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_103",
@@ -100,6 +101,44 @@ KERNELS += [
     wgmma("fp8_e4m3", "gpucheck_wgmma_e4m3_m64n256k32", "e4m3", "f32", 32, "1, 1"),
     wgmma("fp8_e5m2", "gpucheck_wgmma_e5m2_m64n256k32", "e5m2", "f32", 32, "1, 1"),
 ]
+
+# tcgen05 (datacenter Blackwell, 10.x): FP4 and FP6 have no mma.sync form
+# there (ptxas refuses .kind::f8f6f4 at sm_100a), only tcgen05.mma. One
+# warpgroup per tile, M = 128 x N = 256 x K = 32, A and B in shared memory
+# through matrix descriptors, the accumulator in tensor memory: thread t of
+# warp q holds row 32q + t, so C and D are plain row-major 128 x 256 f32 per
+# tile. One thread of the warpgroup issues the instructions.
+TC_M, TC_N, TC_K = 128, 256, 32
+TC_UNROLL = 4
+TC_A_BYTES = TC_M * 32  # each row's K = 32 elements take 32 bytes of shared memory
+TC_B_BYTES = TC_N * 32
+TC_COLS = 512           # tensor-memory columns a block allocates: N for each of its two warpgroups
+TC_CHUNK = 32           # accumulator columns per tcgen05.ld / tcgen05.st
+
+
+def tcgen05_idesc(fmt):
+    """The instruction descriptor of tcgen05.mma .kind::f8f6f4 (PTX ISA,
+    "Instruction descriptor", https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-instuction-desc-kind-tf32-f16-f8f6f4;
+    CUTLASS include/cute/arch/mma_sm100_desc.hpp, InstrDescriptor, agrees):
+    D format in bits 4-5 (1: f32), A and B formats in 7-9 and 10-12,
+    K-major A and B (bits 15, 16 clear), N >> 3 in 17-22, M >> 4 in 24-28;
+    dense, no negation or saturation. e2m1: 0x08401690."""
+    code = {"e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4, "e2m1": 5}[fmt]
+    return (1 << 4) | (code << 7) | (code << 10) | ((TC_N >> 3) << 17) | ((TC_M >> 4) << 24)
+
+
+def tcgen05(precision, entry, fmt, target):
+    return dict(kind="tcgen05", precision=precision, entry=entry, target=target,
+                instruction=f"tcgen05.mma.cta_group::1.kind::f8f6f4 ({fmt})", shape=f"m{TC_M}n{TC_N}k{TC_K}",
+                na=TC_A_BYTES // 4, nb=TC_B_BYTES // 4, nd=TC_N, elem_bytes=4, acc="f32", chains=1,
+                unroll=TC_UNROLL, flops_per_op=2 * TC_M * TC_N * TC_K // 4, idesc=tcgen05_idesc(fmt))
+
+
+# At .target sm_100f (the 10.x family, PTX 8.8) and a copy at sm_100a (10.0
+# only, the ISA version before), as for sm_120f/sm_120a.
+for _p, _fmt in (("fp4", "e2m1"), ("fp6_e3m2", "e3m2"), ("fp6_e2m3", "e2m3")):
+    KERNELS += [tcgen05(_p, f"gpucheck_tcgen05_{_fmt}_m{TC_M}n{TC_N}k{TC_K}", _fmt, "sm_100f"),
+                tcgen05(_p, f"gpucheck_tcgen05_{_fmt}_m{TC_M}n{TC_N}k{TC_K}_sm100a", _fmt, "sm_100a")]
 COPY = dict(kind="copy", precision="copy", entry="gpucheck_copy_b128", instruction="ld.global.v4.u32/st.global.v4.u32",
             shape="grid-stride", na=0, nb=0, nd=0, elem_bytes=16, acc="b32", chains=1, unroll=1, flops_per_op=0)
 
@@ -178,6 +217,8 @@ def kernel_text(k, version, target):
         return copy_text(k, version, target)
     if k["kind"] == "wgmma":
         return wgmma_text(k, version, target)
+    if k["kind"] == "tcgen05":
+        return tcgen05_text(k, version, target)
     lines, accty = body_common(k)
     lines += ["  mov.u32 %r12, 0;", "LOOP:"]
     for _ in range(k["unroll"]):
@@ -214,12 +255,9 @@ def wgmma_text(k, version, target):
     nd, na = k["nd"], k["na"]
     accty = "s32" if k["acc"] == "s32" else "f32"
     # Matrix descriptor (PTX ISA "Matrix Descriptor Format",
-    # https://docs.nvidia.com/cuda/archive/12.4.0/parallel-thread-execution/index.html#matrix-descriptor-format): start address,
-    # leading-dimension byte offset (between core matrices adjacent in K) in
-    # bits 16-29, stride-dimension byte offset (adjacent in N) in bits 32-45,
-    # each >> 4; no swizzle. Core matrices of 8 rows x 16 bytes: the two along
-    # K are adjacent (LBO 128), then the next 8 rows of N (SBO 256).
-    desc_const = ((128 >> 4) << 16) | ((256 >> 4) << 32)
+    # https://docs.nvidia.com/cuda/archive/12.4.0/parallel-thread-execution/index.html#matrix-descriptor-format):
+    # start address, then smem_descriptor_const's offsets.
+    desc_const = smem_descriptor_const(0)
     lines = [
         "  .reg .pred %p;",
         "  .reg .pred %ps;",
@@ -304,6 +342,144 @@ def wgmma_text(k, version, target):
         lines.append(f"  {st} [%rd12+{i * 4}], %c{i};")
     lines.append("  ret;")
     smem = f".shared .align 1024 .b8 gpucheck_smem[{2 * WGMMA_B_BYTES}];  // two warpgroups a block\n\n"
+    return (header(k, version, target) + smem + f".visible .entry {k['entry']}(\n{PARAMS}\n)\n{{\n" +
+            "\n".join(lines) + "\n}\n")
+
+
+def smem_descriptor_const(version_bits):
+    """The constant part of a K-major, no-swizzle shared-memory matrix
+    descriptor: core matrices of 8 rows x 16 bytes, the two along K adjacent
+    (leading byte offset 128), the next 8 rows 256 bytes on (stride byte
+    offset), each >> 4 in bits 16-29 and 32-45; no swizzle (0). tcgen05's
+    descriptor also holds the constant 0b001 in bits 46-48 (`version_bits`,
+    1 << 46; PTX ISA "Shared memory descriptor",
+    https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-shared-memory-desc-layout),
+    where wgmma's has 0."""
+    return ((128 >> 4) << 16) | ((256 >> 4) << 32) | version_bits
+
+
+def tcgen05_text(k, version, target):
+    """Warpgroup g of the grid works on tile g % tiles. The tile's A image
+    (TC_A_BYTES, as shared memory holds it) is at a[tile*na], B's at
+    b[tile*nb]; its C and D rows at c/d[(tile*TC_M + row)*TC_N]. Warp 0
+    allocates TC_COLS tensor-memory columns for the block, warpgroup w of the
+    block uses TC_N of them from column w*TC_N."""
+    tile_bytes = TC_A_BYTES + TC_B_BYTES
+    lines = [
+        "  .reg .pred %p;",
+        "  .reg .pred %pi;",
+        "  .reg .pred %ps;",
+        "  .reg .pred %pw;",
+        "  .reg .b32 %r<32>;",
+        "  .reg .b64 %rd<32>;",
+        f"  .reg .b32 %v<{TC_CHUNK}>;",
+    ] + PROLOGUE + [
+        "  shr.u32 %r5, %r4, 7;             // this warpgroup in the grid",
+        "  and.b32 %r6, %r1, 127;           // thread in the warpgroup",
+        "  rem.u32 %r9, %r5, %r8;           // the tile this warpgroup works on",
+        "  shr.u32 %r11, %r1, 7;            // this warpgroup in the block",
+        "  shr.u32 %r13, %r1, 5;            // this warp in the block",
+        "  // A and B: the tile's shared-memory images, 16 bytes a thread per pass",
+        "  mov.u32 %r10, gpucheck_smem;",
+        f"  mad.lo.u32 %r10, %r11, {tile_bytes}, %r10;",
+        "  shl.b32 %r12, %r6, 4;",
+    ]
+    for src, reg, size, dst_off in (("a", "%rd1", TC_A_BYTES, 0), ("b", "%rd2", TC_B_BYTES, TC_A_BYTES)):
+        lines += [f"  mul.wide.u32 %rd5, %r9, {size};", f"  add.u64 %rd5, {reg}, %rd5;"]
+        for j in range(size // (128 * 16)):
+            off = j * 128 * 16
+            lines += [
+                f"  add.u32 %r14, %r12, {off};",
+                "  cvt.u64.u32 %rd6, %r14;",
+                "  add.u64 %rd7, %rd5, %rd6;",
+                "  ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];",
+                f"  add.u32 %r15, %r10, %r14;",
+                f"  st.shared.v4.u32 [%r15+{dst_off}], {{%v0, %v1, %v2, %v3}};",
+            ]
+    lines += [
+        "  // Warp 0 allocates the block's tensor memory; the address lands in gpucheck_tmem.",
+        "  setp.eq.u32 %pw, %r13, 0;",
+        "  @!%pw bra ALLOCATED;",
+        "  mov.u32 %r16, gpucheck_tmem;",
+        f"  tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r16], {TC_COLS};",
+        "  tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;",
+        "ALLOCATED:",
+        "  // Thread 0 of the warpgroup issues the MMAs and owns its mbarrier.",
+        "  setp.eq.u32 %pi, %r6, 0;",
+        "  mov.u32 %r17, gpucheck_mbar;",
+        "  mad.lo.u32 %r17, %r11, 8, %r17;",
+        "  @%pi mbarrier.init.shared::cta.b64 [%r17], 1;",
+        "  // tcgen05.mma reads shared memory and tcgen05.commit arrives on the",
+        "  // mbarrier through the async proxy: make the stores and the init visible to it.",
+        "  fence.mbarrier_init.release.cluster;",
+        "  fence.proxy.async.shared::cta;",
+        "  tcgen05.fence::before_thread_sync;",
+        "  bar.sync 0;",
+        "  tcgen05.fence::after_thread_sync;",
+        "  ld.shared.u32 %r18, [gpucheck_tmem];",
+        f"  mad.lo.u32 %r19, %r11, {TC_N}, %r18;   // this warpgroup's columns",
+        "  and.b32 %r20, %r13, 3;",
+        "  shl.b32 %r20, %r20, 21;           // lane 32 * (warp % 4), in bits 31..16",
+        "  add.u32 %r20, %r19, %r20;         // this warp's rows",
+        "  // This thread's row of C and D: (tile * 128 + 32 * (warp % 4) + lane) * N",
+        "  mad.lo.u32 %r21, %r9, 128, %r6;",
+        f"  mul.wide.u32 %rd8, %r21, {TC_N * 4};",
+        "  add.u64 %rd9, %rd3, %rd8;",
+        "  add.u64 %rd10, %rd4, %rd8;",
+    ]
+    regs = ", ".join(f"%v{i}" for i in range(TC_CHUNK))
+    for j in range(TC_N // TC_CHUNK):
+        for i in range(TC_CHUNK):
+            lines.append(f"  ld.global.b32 %v{i}, [%rd9+{(j * TC_CHUNK + i) * 4}];")
+        lines.append(f"  tcgen05.st.sync.aligned.32x32b.x{TC_CHUNK}.b32 [%r20+{j * TC_CHUNK}], {{{regs}}};")
+    desc = smem_descriptor_const(1 << 46)
+    lines += [
+        "  tcgen05.wait::st.sync.aligned;",
+        "  tcgen05.fence::before_thread_sync;",
+        "  bar.sync 0;",
+        "  tcgen05.fence::after_thread_sync;",
+        "  @!%pi bra WAIT;",
+        "  cvt.u64.u32 %rd11, %r10;",
+        "  and.b64 %rd11, %rd11, 262143;",
+        "  shr.u64 %rd11, %rd11, 4;",
+        f"  or.b64 %rd11, %rd11, {desc};   // A's descriptor",
+        f"  add.u64 %rd12, %rd11, {TC_A_BYTES >> 4};   // B's: TC_A_BYTES further on",
+        f"  mov.b32 %r22, {k['idesc']};",
+        "  setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D",
+        "  mov.u32 %r23, 0;",
+        "LOOP:",
+    ]
+    for _ in range(k["unroll"]):
+        lines.append(f"  tcgen05.mma.cta_group::1.kind::f8f6f4 [%r19], %rd11, %rd12, %r22, %ps;")
+    lines += [
+        "  add.u32 %r23, %r23, 1;",
+        "  setp.lt.u32 %p, %r23, %r7;",
+        "  @%p bra LOOP;",
+        "  // Arrives on the mbarrier once every MMA this thread issued has completed.",
+        "  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r17];",
+        "WAIT:",
+        "  mbarrier.try_wait.parity.shared::cta.b64 %p, [%r17], 0;",
+        "  @!%p bra WAIT;",
+        "  bar.warp.sync -1;",
+        "  tcgen05.fence::after_thread_sync;",
+    ]
+    for j in range(TC_N // TC_CHUNK):
+        lines += [f"  tcgen05.ld.sync.aligned.32x32b.x{TC_CHUNK}.b32 {{{regs}}}, [%r20+{j * TC_CHUNK}];",
+                  "  tcgen05.wait::ld.sync.aligned;"]
+        for i in range(TC_CHUNK):
+            lines.append(f"  st.global.b32 [%rd10+{(j * TC_CHUNK + i) * 4}], %v{i};")
+    lines += [
+        "  tcgen05.fence::before_thread_sync;",
+        "  bar.sync 0;",
+        "  @!%pw bra DONE;",
+        "  tcgen05.fence::after_thread_sync;",
+        f"  tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r18, {TC_COLS};",
+        "DONE:",
+        "  ret;",
+    ]
+    smem = (f".shared .align 1024 .b8 gpucheck_smem[{2 * tile_bytes}];  // two warpgroups a block\n"
+            ".shared .align 8 .b64 gpucheck_mbar[2];\n"
+            ".shared .align 4 .b32 gpucheck_tmem;\n\n")
     return (header(k, version, target) + smem + f".visible .entry {k['entry']}(\n{PARAMS}\n)\n{{\n" +
             "\n".join(lines) + "\n}\n")
 
