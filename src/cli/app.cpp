@@ -147,7 +147,7 @@ std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f) {
           add_duration_option(cmd, f.duration_s),
           cmd->add_flag("--portable", f.portable,
                         "Only kernels whose PTX target every later GPU runs too: mma.sync instead of Hopper's "
-                        "wgmma (sm_90a); no FP4/FP6 (sm_120f). For comparing the two paths, or a driver whose "
+                        "wgmma (sm_90a); no FP4/FP6 (sm_120f, sm_100f). For comparing the two paths, or a driver whose "
                         "JIT fails the architecture-specific ones")};
 }
 
