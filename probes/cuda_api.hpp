@@ -1,26 +1,12 @@
-// A clean-room minimum of the CUDA Driver API, enough to ask a driver what it
-// is and what it sees: no SDK needed to build, and libcuda is only ever
-// dlopen'ed. Signatures and enum values as documented in NVIDIA's CUDA Driver
-// API reference (https://docs.nvidia.com/cuda/cuda-driver-api/).
+// The CUDA Driver API entry points the driver probe calls, enough to ask a
+// driver what it is and what it sees (types: host/cuda_driver_types.hpp).
 #pragma once
 
 #include <cstddef>
 
+#include "host/cuda_driver_types.hpp"
+
 namespace gpucheck::cuda {
-
-using CUresult = int;
-using CUdevice = int;
-struct CUuuid {
-  char bytes[16];
-};
-
-// cuDeviceGetAttribute codes (CUdevice_attribute).
-inline constexpr int kAttrMultiprocessorCount = 16;
-inline constexpr int kAttrPciBusId = 33;
-inline constexpr int kAttrPciDeviceId = 34;
-inline constexpr int kAttrPciDomainId = 50;
-inline constexpr int kAttrComputeCapabilityMajor = 75;
-inline constexpr int kAttrComputeCapabilityMinor = 76;
 
 // Every entry point we use, once: X(name, return, parameters).
 #define GPUCHECK_CUDA_ENTRY_POINTS(X)                                      \

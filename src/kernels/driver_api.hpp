@@ -1,20 +1,25 @@
 // The CUDA Driver API entry points the kernel checks call, once, as an
-// X-macro: X(name, return, parameters). A clean-room minimum with the
-// signatures of NVIDIA's cuda.h (https://docs.nvidia.com/cuda/cuda-driver-api/);
-// libcuda is only ever dlopen'ed, in a child process.
+// X-macro: X(name, return, parameters), with the signatures of NVIDIA's cuda.h
+// (https://docs.nvidia.com/cuda/cuda-driver-api/); libcuda is only ever
+// dlopen'ed, in a child process. Shared types: host/cuda_driver_types.hpp.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
+#include "host/cuda_driver_types.hpp"
 #include "host/dynamic_library.hpp"
 #include "host/symbol_table.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck::kernels::cu {
 
-using CUresult = int;
-using CUdevice = int;
+using cuda::CUdevice;
+using cuda::CUresult;
+using cuda::CUuuid;
+using cuda::kAttrComputeCapabilityMajor;
+using cuda::kAttrComputeCapabilityMinor;
+using cuda::kAttrMultiprocessorCount;
 using CUdeviceptr = unsigned long long;
 struct CUctx_st;
 struct CUmod_st;
@@ -27,19 +32,12 @@ using CUfunction = CUfunc_st*;
 using CUevent = CUevent_st*;
 using CUstream = CUstream_st*;
 using CUjit_option = int;
-struct CUuuid {
-  char bytes[16];
-};
 
 // CUjit_option values (cuda.h).
 inline constexpr CUjit_option kJitInfoLogBuffer = 3;
 inline constexpr CUjit_option kJitInfoLogBufferSize = 4;
 inline constexpr CUjit_option kJitErrorLogBuffer = 5;
 inline constexpr CUjit_option kJitErrorLogBufferSize = 6;
-// CUdevice_attribute values (cuda.h).
-inline constexpr int kAttrMultiprocessorCount = 16;
-inline constexpr int kAttrComputeCapabilityMajor = 75;
-inline constexpr int kAttrComputeCapabilityMinor = 76;
 
 #define GPUCHECK_KERNEL_ENTRY_POINTS(X)                                                               \
   X(cuInit, CUresult, (unsigned int))                                                                 \
