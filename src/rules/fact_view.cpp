@@ -336,6 +336,9 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
   }
 }
 
+// A ratio as a percentage, to 0.1.
+double percent(double ratio) { return std::round(1000.0 * ratio) / 10.0; }
+
 // Under the sustained run's load: the clock-event reasons NVML gave in any
 // sample, and the lowest interval's rate as a percentage of the first's.
 void sustained_facts(const SustainedRun& run, const std::string& src, FactMap& g) {
@@ -343,7 +346,27 @@ void sustained_facts(const SustainedRun& run, const std::string& src, FactMap& g
   const SustainedSummary sum = summarize(run);
   if (sum.reasons) g["gpu.sustained_clock_events"] = F::of_list(clock_event_names(*sum.reasons), where);
   if (sum.first_tflops && *sum.first_tflops > 0 && run.samples.size() > 1)
-    g["gpu.sustained_rate_low_percent"] = F::of_number(std::round(1000.0 * *sum.lowest_tflops / *sum.first_tflops) / 10.0, where);
+    g["gpu.sustained_rate_low_percent"] = F::of_number(percent(*sum.lowest_tflops / *sum.first_tflops), where);
+}
+
+// Rates against the datasheet and the PCIe link, of a whole GPU: the FP32
+// FMA check (the CUDA cores' plain peak, which every kernel of the check
+// reaches alike), the device copy, and the slower host transfer direction.
+// A MIG instance has only part of the GPU, so it gives none.
+void rate_facts(const GpuKernelFacts& kg, const std::string& src, FactMap& g) {
+  for (auto& c : kg.checks)
+    if (c.precision == "fp32" && c.status == "passed" && c.ratio)
+      g["gpu.fp32_rate_percent"] = F::of_number(percent(*c.ratio), src + ", fp32 " + c.kernel.value_or(""));
+  std::optional<double> host;
+  for (auto& b : kg.bandwidth) {
+    if (b.status != "passed" || !b.ratio) continue;
+    const std::string where = src + ", " + b.kind + " against " + b.expected_source.value_or("?");
+    if (b.kind == "device_copy") g["gpu.copy_bandwidth_percent"] = F::of_number(percent(*b.ratio), where);
+    if (b.kind != "device_copy" && (!host || *b.ratio < *host)) {
+      host = *b.ratio;
+      g["gpu.host_transfer_percent"] = F::of_number(percent(*b.ratio), where);
+    }
+  }
 }
 
 // The kernel checks' verdicts, on the GPU they ran on (by PCI address; MIG
@@ -353,15 +376,20 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
   const std::string src = "gpucheck kernels (" + f.kernels->library.value_or("libcuda") + ")";
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> by_address;  // passed, failed
   std::map<std::string, const SustainedRun*> sustained;
+  std::map<std::string, const GpuKernelFacts*> whole;  // a GPU that ran as itself, not as MIG instances
+  std::set<std::string> mig;
   for (auto& kg : f.kernels->gpus) {
     if (!kg.pci_bus_id || kg.status != "ran") continue;
-    auto& [passed, failed] = by_address[bus_key(*kg.pci_bus_id)];
+    const std::string key = bus_key(*kg.pci_bus_id);
+    auto& [passed, failed] = by_address[key];
     for (auto& c : kg.checks) {
       if (!judged(c)) continue;
       if (c.status == "passed") passed.push_back(c.precision);
       else failed.push_back(c.precision + " (" + c.status + ")");
     }
-    if (kg.sustained && !kg.sustained->samples.empty()) sustained[bus_key(*kg.pci_bus_id)] = &*kg.sustained;
+    if (kg.sustained && !kg.sustained->samples.empty()) sustained[key] = &*kg.sustained;
+    if (kg.mig) mig.insert(key);
+    else whole[key] = &kg;
   }
   for (auto& g : gpus) {
     const auto a = g.find("gpu.address");
@@ -372,6 +400,7 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
       g["gpu.kernel_checks_failed"] = F::of_list(k->second.second, src);
     }
     if (const auto s = sustained.find(key); s != sustained.end()) sustained_facts(*s->second, src, g);
+    if (const auto w = whole.find(key); w != whole.end() && !mig.count(key)) rate_facts(*w->second, src, g);
   }
 }
 

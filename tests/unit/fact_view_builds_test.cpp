@@ -87,3 +87,30 @@ TEST_CASE("a ROCm build and an AMD GPU: the gfx target in the build's list, and 
   CHECK(on_gpu->at("build.first_for_gpu").text == "torch 2.3 rocm6.0");  // gfx942 from ROCm 6.0 on
   CHECK_FALSE(on_gpu->count("build.runs_on_gpu"));  // a CUDA question: unknown here
 }
+
+TEST_CASE("kernel rates become percentage facts of the whole GPU, none for a MIG instance", "[rules][facts]") {
+  // Synthetic kernels section (tests/data/kernels/README.md): GPU 0 at 21.4 of
+  // 67 TFLOP/s FP32, 1210 of 3350 GB/s copy, 22.1 and 24.3 of 63.02 GB/s host.
+  const std::string path = test::data("kernels/synthetic-h100-slow-rates.json");
+  auto r = import_report(path, path);
+  REQUIRE(r);
+  const auto gpu0 = [](Facts facts) {
+    for (auto& s : build_subjects(facts, embedded()))
+      if (s.scope == "gpu" && s.facts.at("gpu.address").text.find("18:00.0") != std::string::npos) return s.facts;
+    FAIL("no subject for GPU 0000:18:00.0");
+    return FactMap{};
+  };
+  const FactMap whole = gpu0(r.value().facts);
+  CHECK(whole.at("gpu.fp32_rate_percent").text == "31.9");
+  CHECK(whole.at("gpu.copy_bandwidth_percent").text == "36.1");
+  CHECK(whole.at("gpu.host_transfer_percent").text == "35.1");  // the slower direction
+  CHECK(whole.at("gpu.host_transfer_percent").source.find("host_to_device") != std::string::npos);
+
+  Facts mig = r.value().facts;
+  REQUIRE(mig.kernels);
+  mig.kernels->gpus[0].mig = true;  // the same figures from a slice of the GPU mean nothing
+  const FactMap slice = gpu0(mig);
+  CHECK(slice.count("gpu.kernel_checks_passed") == 1);
+  for (const char* f : {"gpu.fp32_rate_percent", "gpu.copy_bandwidth_percent", "gpu.host_transfer_percent"})
+    CHECK(slice.count(f) == 0);
+}
