@@ -51,7 +51,9 @@ std::size_t core_matrix_offset(int row, int kbyte) {
 std::size_t wgmma_b_offset(const MmaShape& s, int k, int n) { return core_matrix_offset(n, k * s.in_bits / 8); }
 
 std::size_t tcgen05_bit_offset(int element_bits, int row, int k) {
-  return core_matrix_offset(row, 16 * (k / 16)) * 8 + static_cast<std::size_t>((k % 16) * element_bits);
+  const int per_segment = element_bits >= 8 ? 128 / element_bits : 16;
+  return core_matrix_offset(row, 16 * (k / per_segment)) * 8 +
+         static_cast<std::size_t>((k % per_segment) * element_bits);
 }
 
 }  // namespace gpucheck::kernels

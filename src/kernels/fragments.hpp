@@ -58,11 +58,12 @@ std::size_t wgmma_b_offset(const MmaShape& s, int k, int n);
 // 16 bytes, the two along K 128 bytes apart, each 8 rows 256 bytes on.
 std::size_t core_matrix_offset(int row, int kbyte);
 
-// tcgen05.mma .kind::f8f6f4 (A and B in shared memory, K = 32): where
+// tcgen05.mma (A and B in shared memory, 32 bytes of K a row): where
 // element k of matrix row `row` sits, in bits, in the tile's image. Each
-// 16-byte segment of a row holds 16 elements from its low bits up: 8 bits
-// each for FP8; for FP4 and FP6, "16 consecutive 4-bit or 6-bit elements
-// are packed contiguously and then padded" to 16 bytes (PTX ISA, "Packing
+// 16-byte segment of a row holds its elements from its low bits up: 4 of
+// 32 bits (TF32), 8 of 16, 16 of 8; for FP4 and FP6 (.kind::f8f6f4), "16
+// consecutive 4-bit or 6-bit elements are packed contiguously and then
+// padded" to 16 bytes (PTX ISA, "Packing
 // format used for matrix A and B by .kind::mxf8f6f4 in Shared Memory",
 // https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-packing-formats-mxf8f6f4-smem,
 // the same format as TMA's CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B and

@@ -244,9 +244,9 @@ void make_wgmma(const KernelSpec& k, CheckData& out, Rng& rng) {
 // code is `bits >> 2`; the other formats' bits are their codes.
 std::uint32_t code_of(const KernelSpec& k, const Elem& e) { return prec(k) == "fp4" ? e.bits >> 2 : e.bits; }
 
-int code_bits(const KernelSpec& k) {
+int code_bits(const KernelSpec& k, const MmaShape& s) {
   const std::string p = prec(k);
-  return p == "fp4" ? 4 : p.rfind("fp6_", 0) == 0 ? 6 : 8;
+  return p == "fp4" ? 4 : p.rfind("fp6_", 0) == 0 ? 6 : s.in_bits;
 }
 
 void put_bits(std::vector<std::uint8_t>& buf, std::size_t bit, std::uint32_t code, int bits) {
@@ -265,7 +265,7 @@ void make_tcgen05(const KernelSpec& k, CheckData& out, Rng& rng) {
   out.c.assign(nout * 4, 0);
   out.expected.assign(nout, 0);
   out.tolerance.assign(nout, 0);
-  const int bits = code_bits(k);
+  const int bits = code_bits(k, s);
   for (std::size_t t = 0; t < tiles; ++t) {
     std::vector<double> A(static_cast<std::size_t>(s.m * s.k)), B(static_cast<std::size_t>(s.k * s.n));
     for (int row = 0; row < s.m; ++row)
@@ -283,7 +283,8 @@ void make_tcgen05(const KernelSpec& k, CheckData& out, Rng& rng) {
     for (int row = 0; row < s.m; ++row)
       for (int col = 0; col < s.n; ++col) {
         const std::size_t idx = (t * static_cast<std::size_t>(s.m) + static_cast<std::size_t>(row)) * s.n + col;
-        const double c = static_cast<float>(rng.uniform(-1, 1));
+        const double c = is_int(k) ? static_cast<double>(rng.integer(-1000, 1000))
+                                    : static_cast<double>(static_cast<float>(rng.uniform(-1, 1)));
         store_acc(k, out.c, idx, c);
         expect(k, out, idx, c, A, B, s, {row, col}, k.unroll);
       }

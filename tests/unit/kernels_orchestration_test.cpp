@@ -33,6 +33,8 @@ const KernelCheck& check(const KernelFacts& f, const std::string& precision) {
   FAIL("no check " << precision);
   throw;
 }
+// The check would outlive a temporary KernelFacts: keep the facts in a variable.
+const KernelCheck& check(const KernelFacts&& f, const std::string& precision) = delete;
 
 }  // namespace
 
@@ -222,25 +224,43 @@ TEST_CASE("kernels: a Turing GPU gets the sm_75 variants and no BF16 or FP8", "[
   CHECK(check(f, "fp8_e5m2").status == "not_expected");
 }
 
-TEST_CASE("kernels: wgmma runs on compute capability 9.0 only, Ada and Blackwell get mma.sync", "[kernels][fake_cuda]") {
+TEST_CASE("kernels: wgmma runs on 9.0 only, tcgen05 on the 10.x family, Ada and the 12.x family get mma.sync", "[kernels][fake_cuda]") {
   // sm_90a code loads on 9.0 devices alone (the "a" targets are not forward
-  // compatible), so a Blackwell GPU falls back to the newest portable variant.
-  for (auto [cc, fp16, fp8] : {std::tuple{"9.0", "gpucheck_wgmma_f16_m64n256k16", "gpucheck_wgmma_e4m3_m64n256k32"},
-                               std::tuple{"10.0", "gpucheck_mma_f16_m16n8k16", "gpucheck_mma_e4m3_m16n8k32"},
-                               std::tuple{"8.9", "gpucheck_mma_f16_m16n8k16", "gpucheck_mma_e4m3_m16n8k32"}}) {
+  // compatible), sm_100f code on 10.0 and 10.3, and INT8's sm_100a on 10.0
+  // alone; other GPUs get the newest portable variant.
+  const char* mma_s8 = "gpucheck_mma_s8_m16n8k32";
+  for (auto [cc, fp16, fp8, int8] :
+       {std::tuple{"9.0", "gpucheck_wgmma_f16_m64n256k16", "gpucheck_wgmma_e4m3_m64n256k32", "gpucheck_wgmma_s8_m64n256k32"},
+        std::tuple{"10.0", "gpucheck_tcgen05_f16_m128n256k16", "gpucheck_tcgen05_e4m3_m128n256k32", "gpucheck_tcgen05_s8_m128n256k32"},
+        std::tuple{"10.3", "gpucheck_tcgen05_f16_m128n256k16", "gpucheck_tcgen05_e4m3_m128n256k32", mma_s8},
+        std::tuple{"12.0", "gpucheck_mma_f16_m16n8k16", "gpucheck_mma_e4m3_m16n8k32", mma_s8},
+        std::tuple{"8.9", "gpucheck_mma_f16_m16n8k16", "gpucheck_mma_e4m3_m16n8k32", mma_s8}}) {
     INFO(cc);
-    FakeDriver s(std::string("driver_version 12080\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a25 cc=") +
+    FakeDriver s(std::string("driver_version 12090\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a25 cc=") +
                  cc + " sms=2 mem=16000000000 bus=00000000:3b:00.0\n");
-    const KernelFacts f = run_kernel_checks(fake_request({"fp16", "fp8_e4m3"}));
+    const KernelFacts f = run_kernel_checks(fake_request({"fp16", "fp8_e4m3", "int8"}));
     CHECK(check(f, "fp16").kernel.value_or("") == fp16);
     CHECK(check(f, "fp8_e4m3").kernel.value_or("") == fp8);
-    // --portable: the mma.sync variant everywhere, Hopper included.
-    KernelRequest portable = fake_request({"fp16", "fp8_e4m3"});
+    CHECK(check(f, "int8").kernel.value_or("") == int8);
+    // --portable: the mma.sync variant everywhere, Hopper and Blackwell included.
+    KernelRequest portable = fake_request({"fp16", "fp8_e4m3", "int8"});
     portable.portable = true;
     const KernelFacts p = run_kernel_checks(portable);
     CHECK(check(p, "fp16").kernel.value_or("") == "gpucheck_mma_f16_m16n8k16");
     CHECK(check(p, "fp8_e4m3").kernel.value_or("") == "gpucheck_mma_e4m3_m16n8k32");
+    CHECK(check(p, "int8").kernel.value_or("") == mma_s8);
   }
+}
+
+TEST_CASE("kernels: a 10.0 driver before PTX 8.8 runs BF16 with mma.sync instead of tcgen05, and says so", "[kernels][fake_cuda]") {
+  FakeDriver s("driver_version 12080\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a2a cc=10.0 sms=2 "
+               "mem=16000000000 bus=00000000:3b:00.0\n"
+               "jit_fail gpucheck_tcgen05_bf16_m128n256k16 code=222 log=\"Unsupported .version 8.8; current version is '8.7'\"\n");
+  const KernelFacts f = run_kernel_checks(fake_request({"bf16"}));
+  const auto& c = check(f, "bf16");
+  CHECK(c.kernel.value_or("") == "gpucheck_mma_bf16_m16n8k16");
+  CHECK(c.ptx_target.value_or("") == "sm_80");
+  CHECK_THAT(c.jit_fallback.value_or(""), Catch::Contains("refused gpucheck_tcgen05_bf16_m128n256k16 (PTX 8.8, sm_100f)"));
 }
 
 TEST_CASE("kernels: FP4 and FP6 run through mma.sync on the 12.x family and through tcgen05 on the 10.x family", "[kernels][fake_cuda]") {
@@ -281,7 +301,8 @@ TEST_CASE("kernels: a tcgen05 FP4 check passes with the expected accumulators, a
     KernelRequest req = fake_request({"fp4"});
     const std::string out = s.write("fp4.bin", expected_bytes(kernel_named(entry), req.session));
     std::ofstream(s.dir.path() / "driver.txt", std::ios::app) << "kernel " << entry << " output=" << out << " time_ms=20\n";
-    const auto& c = check(run_kernel_checks(req), "fp4");
+    const KernelFacts f = run_kernel_checks(req);
+    const auto& c = check(f, "fp4");
     INFO(c.first_mismatch.value_or("") << c.reason.value_or(""));
     CHECK(c.status == "passed");
     CHECK(c.elements_checked == std::uint64_t{8 * 128 * 256});  // 8 tiles of 128 x 256

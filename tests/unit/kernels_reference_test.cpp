@@ -170,11 +170,12 @@ TEST_CASE("every tcgen05 image holds each element's bits once, FP4 and FP6 leave
     ++seen_kernels;
     INFO(k.entry);
     const MmaShape s = shape_of(k);
+    const std::string p = k.precision;
+    const int bits = p == "fp4" ? 4 : p.rfind("fp6_", 0) == 0 ? 6 : s.in_bits;
     CHECK(s.m == 128);
     CHECK(s.n == 256);
-    CHECK(s.k == 32);
+    CHECK(s.k * (bits < 8 ? 8 : bits) == 256);  // 32 bytes of K a row
     CHECK(k.nd == s.n);  // a thread holds one accumulator row
-    const int bits = std::string(k.precision) == "fp4" ? 4 : 6;
     for (auto [rows, words] : {std::pair{s.m, k.na}, std::pair{s.n, k.nb}}) {
       CHECK(static_cast<std::size_t>(words) * 4 == static_cast<std::size_t>(rows) * 32);  // 32 bytes a row
       std::vector<int> owner(static_cast<std::size_t>(words) * 32, -1);
@@ -187,13 +188,14 @@ TEST_CASE("every tcgen05 image holds each element's bits once, FP4 and FP6 leave
             owner[at + static_cast<std::size_t>(b)] = row * s.k + kk;
           }
         }
-      // In each 16-byte segment, the 16 codes fill the low 8 (FP4) or 12
-      // (FP6) bytes; the rest is padding.
+      // In each 16-byte segment, FP4's and FP6's 16 codes fill the low 8 or
+      // 12 bytes, the rest is padding; the wider formats fill it.
       for (std::size_t bit = 0; bit < owner.size(); ++bit)
-        CHECK((owner[bit] >= 0) == (bit % 128 < static_cast<std::size_t>(16 * bits)));
+        CHECK((owner[bit] >= 0) == (bit % 128 < static_cast<std::size_t>(bits < 8 ? 16 * bits : 128)));
     }
   }
-  CHECK(seen_kernels == 6);  // e2m1, e3m2, e2m3 at sm_100f and at sm_100a
+  // f16, bf16, tf32, e4m3, e5m2, s8; e2m1, e3m2, e2m3 at sm_100f and at sm_100a
+  CHECK(seen_kernels == 12);
 }
 
 TEST_CASE("tcgen05 image offsets at sample points", "[kernels][reference]") {
@@ -204,9 +206,17 @@ TEST_CASE("tcgen05 image offsets at sample points", "[kernels][reference]") {
   CHECK(tcgen05_bit_offset(8, 9, 17) == 400u * 8 + 8);
   CHECK(tcgen05_bit_offset(8, 9, 17) / 8 == wgmma_b_offset({64, 256, 32, 8}, 17, 9));  // FP8: wgmma's B image
   CHECK(tcgen05_bit_offset(6, 0, 15) == 90u);  // the last code of a segment ends at bit 95, byte 11
+  CHECK(tcgen05_bit_offset(16, 9, 9) == 400u * 8 + 16);  // 8 a segment: k = 9 is the second of the second
+  CHECK(tcgen05_bit_offset(32, 9, 5) == 400u * 8 + 32);  // 4 a segment
+  // 8, 16 and 32 bits: the image wgmma's B uses, whose layout was checked
+  // against CUTLASS's (docs/kernels.md).
+  for (int bits : {8, 16, 32})
+    for (int row : {0, 7, 8, 131, 255})
+      for (int kk = 0; kk < 256 / bits; ++kk)
+        CHECK(tcgen05_bit_offset(bits, row, kk) == 8 * wgmma_b_offset({64, 256, 256 / bits, bits}, kk, row));
 }
 
-TEST_CASE("tcgen05 expectations are the instruction applied four times to the decoded images", "[kernels][reference]") {
+TEST_CASE("tcgen05 expectations are the instruction applied four times to the decoded images, FP4, FP6 and INT8", "[kernels][reference]") {
   // Decodes A and B from the shared-memory images the kernel copies, and
   // recomputes accumulators: FP4 and FP6 products and their sums of 32 are
   // exact in binary64, so only C's float rounding is left and it is exact too.
@@ -243,6 +253,22 @@ TEST_CASE("tcgen05 expectations are the instruction applied four times to the de
       CHECK(data.tolerance[idx] > 0);
     }
     CHECK(codes.size() > 8);  // random codes, not one value
+  }
+  {  // INT8: exact sums; each code a byte of the image.
+    const auto& k = kernel("gpucheck_tcgen05_s8_m128n256k32");
+    const CheckData data = make_check_data(k, 2, 11);
+    const std::size_t tile = 1;
+    for (auto [row, col] : {std::pair{0, 0}, std::pair{9, 17}, std::pair{127, 255}}) {
+      long dot = 0;
+      for (int kk = 0; kk < 32; ++kk)
+        dot += long{static_cast<std::int8_t>(data.a[tile * k.na * 4 + tcgen05_bit_offset(8, row, kk) / 8])} *
+               static_cast<std::int8_t>(data.b[tile * k.nb * 4 + tcgen05_bit_offset(8, col, kk) / 8]);
+      const std::size_t idx = (tile * 128 + static_cast<std::size_t>(row)) * 256 + static_cast<std::size_t>(col);
+      std::int32_t c;
+      std::memcpy(&c, &data.c[idx * 4], 4);
+      CHECK(data.expected[idx] == static_cast<double>(c + k.unroll * dot));
+      CHECK(data.tolerance[idx] == 0);
+    }
   }
 }
 

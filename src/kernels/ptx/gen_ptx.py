@@ -102,43 +102,58 @@ KERNELS += [
     wgmma("fp8_e5m2", "gpucheck_wgmma_e5m2_m64n256k32", "e5m2", "f32", 32, "1, 1"),
 ]
 
-# tcgen05 (datacenter Blackwell, 10.x): FP4 and FP6 have no mma.sync form
-# there (ptxas refuses .kind::f8f6f4 at sm_100a), only tcgen05.mma. One
-# warpgroup per tile, M = 128 x N = 256 x K = 32, A and B in shared memory
-# through matrix descriptors, the accumulator in tensor memory: thread t of
-# warp q holds row 32q + t, so C and D are plain row-major 128 x 256 f32 per
+# tcgen05 (datacenter Blackwell, 10.x): the instruction that reaches these
+# GPUs' tensor peak, and for FP4 and FP6 the only one (ptxas refuses
+# mma.sync's .kind::f8f6f4 at sm_100a). One warpgroup per tile, M = 128 x
+# N = 256 x K (32 bytes of each row: K = 8, 16 or 32), A and B in shared
+# memory through matrix descriptors, the accumulator in tensor memory: thread
+# t of warp q holds row 32q + t, so C and D are plain row-major 128 x 256 per
 # tile. One thread of the warpgroup issues the instructions.
-TC_M, TC_N, TC_K = 128, 256, 32
+TC_M, TC_N = 128, 256
 TC_UNROLL = 4
-TC_A_BYTES = TC_M * 32  # each row's K = 32 elements take 32 bytes of shared memory
+TC_A_BYTES = TC_M * 32  # each row's K elements take 32 bytes of shared memory
 TC_B_BYTES = TC_N * 32
 TC_COLS = 512           # tensor-memory columns a block allocates: N for each of its two warpgroups
 TC_CHUNK = 32           # accumulator columns per tcgen05.ld / tcgen05.st
 
 
-def tcgen05_idesc(fmt):
-    """The instruction descriptor of tcgen05.mma .kind::f8f6f4 (PTX ISA,
-    "Instruction descriptor", https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-instuction-desc-kind-tf32-f16-f8f6f4;
-    CUTLASS include/cute/arch/mma_sm100_desc.hpp, InstrDescriptor, agrees):
-    D format in bits 4-5 (1: f32), A and B formats in 7-9 and 10-12,
+def tcgen05_idesc(d_format, ab_format):
+    """The instruction descriptor of tcgen05.mma (PTX ISA, "Instruction
+    descriptor", https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-instuction-desc-kind-tf32-f16-f8f6f4;
+    CUTLASS include/cute/arch/mma_sm100_desc.hpp @7107b05, InstrDescriptor and
+    its format enums, agrees): D format in bits 4-5 (f32 1, s32 2), A and B
+    formats in 7-9 and 10-12 (kind::f16: f16 0, bf16 1; kind::tf32: 2;
+    kind::i8: s8 1; kind::f8f6f4: e4m3 0, e5m2 1, e2m3 3, e3m2 4, e2m1 5),
     K-major A and B (bits 15, 16 clear), N >> 3 in 17-22, M >> 4 in 24-28;
-    dense, no negation or saturation. e2m1: 0x08401690."""
-    code = {"e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4, "e2m1": 5}[fmt]
-    return (1 << 4) | (code << 7) | (code << 10) | ((TC_N >> 3) << 17) | ((TC_M >> 4) << 24)
+    dense, no negation or saturation. f32 += e2m1 * e2m1: 0x08401690."""
+    return (d_format << 4) | (ab_format << 7) | (ab_format << 10) | ((TC_N >> 3) << 17) | ((TC_M >> 4) << 24)
 
 
-def tcgen05(precision, entry, fmt, target):
-    return dict(kind="tcgen05", precision=precision, entry=entry, target=target,
-                instruction=f"tcgen05.mma.cta_group::1.kind::f8f6f4 ({fmt})", shape=f"m{TC_M}n{TC_N}k{TC_K}",
-                na=TC_A_BYTES // 4, nb=TC_B_BYTES // 4, nd=TC_N, elem_bytes=4, acc="f32", chains=1,
-                unroll=TC_UNROLL, flops_per_op=2 * TC_M * TC_N * TC_K // 4, idesc=tcgen05_idesc(fmt))
+def tcgen05(precision, name, kind, ab_format, k, target, suffix=""):
+    acc = "s32" if kind == "i8" else "f32"
+    return dict(kind="tcgen05", precision=precision, entry=f"gpucheck_tcgen05_{name}_m{TC_M}n{TC_N}k{k}{suffix}",
+                target=target, instruction=f"tcgen05.mma.cta_group::1.kind::{kind} ({name})",
+                shape=f"m{TC_M}n{TC_N}k{k}", na=TC_A_BYTES // 4, nb=TC_B_BYTES // 4, nd=TC_N, elem_bytes=4,
+                acc=acc, chains=1, unroll=TC_UNROLL, flops_per_op=2 * TC_M * TC_N * k // 4, tc_kind=kind,
+                idesc=tcgen05_idesc(2 if acc == "s32" else 1, ab_format))
 
 
-# At .target sm_100f (the 10.x family, PTX 8.8) and a copy at sm_100a (10.0
-# only, the ISA version before), as for sm_120f/sm_120a.
-for _p, _fmt in (("fp4", "e2m1"), ("fp6_e3m2", "e3m2"), ("fp6_e2m3", "e2m3")):
-    KERNELS += [tcgen05(_p, f"gpucheck_tcgen05_{_fmt}_m{TC_M}n{TC_N}k{TC_K}", _fmt, "sm_100f"),
-                tcgen05(_p, f"gpucheck_tcgen05_{_fmt}_m{TC_M}n{TC_N}k{TC_K}_sm100a", _fmt, "sm_100a")]
+# At .target sm_100f: the 10.x family (10.0, 10.3), PTX 8.8. FP4 and FP6 also
+# at sm_100a (10.0 only, PTX 8.6), as for sm_120f/sm_120a: the others fall
+# back to mma.sync on a driver before PTX 8.8. INT8 (.kind::i8) exists at
+# sm_100a and sm_110a alone, not in the families (PTX ISA, tcgen05.mma
+# "Target ISA Notes"): 10.3 runs INT8 with mma.sync.
+KERNELS += [
+    tcgen05("fp16", "f16", "f16", 0, 16, "sm_100f"),
+    tcgen05("bf16", "bf16", "f16", 1, 16, "sm_100f"),
+    tcgen05("tf32", "tf32", "tf32", 2, 8, "sm_100f"),
+    tcgen05("fp8_e4m3", "e4m3", "f8f6f4", 0, 32, "sm_100f"),
+    tcgen05("fp8_e5m2", "e5m2", "f8f6f4", 1, 32, "sm_100f"),
+    tcgen05("int8", "s8", "i8", 1, 32, "sm_100a"),
+]
+for _p, _fmt, _code in (("fp4", "e2m1", 5), ("fp6_e3m2", "e3m2", 4), ("fp6_e2m3", "e2m3", 3)):
+    KERNELS += [tcgen05(_p, _fmt, "f8f6f4", _code, 32, "sm_100f"),
+                tcgen05(_p, _fmt, "f8f6f4", _code, 32, "sm_100a", "_sm100a")]
 COPY = dict(kind="copy", precision="copy", entry="gpucheck_copy_b128", instruction="ld.global.v4.u32/st.global.v4.u32",
             shape="grid-stride", na=0, nb=0, nd=0, elem_bytes=16, acc="b32", chains=1, unroll=1, flops_per_op=0)
 
@@ -450,7 +465,7 @@ def tcgen05_text(k, version, target):
         "LOOP:",
     ]
     for _ in range(k["unroll"]):
-        lines.append(f"  tcgen05.mma.cta_group::1.kind::f8f6f4 [%r19], %rd11, %rd12, %r22, %ps;")
+        lines.append(f"  tcgen05.mma.cta_group::1.kind::{k['tc_kind']} [%r19], %rd11, %rd12, %r22, %ps;")
     lines += [
         "  add.u32 %r23, %r23, 1;",
         "  setp.lt.u32 %p, %r23, %r7;",
