@@ -4377,13 +4377,13 @@ LOOP:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -4711,8 +4711,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138412048;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -5070,13 +5070,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -5404,8 +5404,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138413200;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -5763,13 +5763,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -6097,8 +6097,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138414352;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -6456,13 +6456,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -6790,8 +6790,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138412048;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -7149,13 +7149,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -7483,8 +7483,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138413200;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -7842,13 +7842,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -8176,8 +8176,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138413216;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -8535,13 +8535,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -8869,8 +8869,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138417808;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -9228,13 +9228,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -9562,8 +9562,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138417808;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -9921,13 +9921,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -10255,8 +10255,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138416656;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -10614,13 +10614,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -10948,8 +10948,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138416656;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -11307,13 +11307,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -11641,8 +11641,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138415504;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;
@@ -12000,13 +12000,13 @@ DONE:
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   add.u32 %r14, %r12, 2048;
   cvt.u64.u32 %rd6, %r14;
   add.u64 %rd7, %rd5, %rd6;
   ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];
   add.u32 %r15, %r10, %r14;
-  st.shared.v4.u32 [%r15+0], {%v0, %v1, %v2, %v3};
+  st.shared.v4.u32 [%r15], {%v0, %v1, %v2, %v3};
   mul.wide.u32 %rd5, %r9, 8192;
   add.u64 %rd5, %rd2, %rd5;
   add.u32 %r14, %r12, 0;
@@ -12334,8 +12334,8 @@ ALLOCATED:
   cvt.u64.u32 %rd11, %r10;
   and.b64 %rd11, %rd11, 262143;
   shr.u64 %rd11, %rd11, 4;
-  or.b64 %rd11, %rd11, 70437464178688;   // A's descriptor
-  add.u64 %rd12, %rd11, 256;   // B's: TC_A_BYTES further on
+  or.b64 %rd11, %rd11, 70437464178688;
+  add.u64 %rd12, %rd11, 256;   // B's descriptor: 4096 bytes after A
   mov.b32 %r22, 138415504;
   setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D
   mov.u32 %r23, 0;

@@ -259,6 +259,37 @@ def kernel_text(k, version, target):
     return header(k, version, target) + f".visible .entry {k['entry']}(\n{PARAMS}\n)\n{{\n" + "\n".join(lines) + "\n}\n"
 
 
+def smem_copy_lines(size, dst_off, off_reg, addr_reg, data):
+    """Copies `size` bytes of a tile's image from global (%rd5) to shared
+    memory (%r10 + dst_off), 16 bytes a thread of the warpgroup per pass (%r12:
+    this thread's first byte). `off_reg`, `addr_reg` and the four `data`
+    registers are scratch."""
+    regs = "{" + ", ".join(data) + "}"
+    dst = f"[{addr_reg}+{dst_off}]" if dst_off else f"[{addr_reg}]"
+    lines = []
+    for j in range(size // (128 * 16)):
+        lines += [
+            f"  add.u32 {off_reg}, %r12, {j * 128 * 16};",
+            f"  cvt.u64.u32 %rd6, {off_reg};",
+            "  add.u64 %rd7, %rd5, %rd6;",
+            f"  ld.global.v4.u32 {regs}, [%rd7];",
+            f"  add.u32 {addr_reg}, %r10, {off_reg};",
+            f"  st.shared.v4.u32 {dst}, {regs};",
+        ]
+    return lines
+
+
+def descriptor_lines(out, smem_addr, const):
+    """A shared-memory matrix descriptor in `out`: the address's bits 17..4
+    (start address >> 4), or'd with the constant fields."""
+    return [
+        f"  cvt.u64.u32 {out}, {smem_addr};",
+        f"  and.b64 {out}, {out}, 262143;",
+        f"  shr.u64 {out}, {out}, 4;",
+        f"  or.b64 {out}, {out}, {const};",
+    ]
+
+
 def wgmma_text(k, version, target):
     """Warpgroup g of the grid works on tile g % tiles. Warp q (0..3) of the
     warpgroup holds rows 16q..16q+15 of A and of the accumulator: lane l's
@@ -292,25 +323,13 @@ def wgmma_text(k, version, target):
         f"  mad.lo.u32 %r10, %r11, {WGMMA_B_BYTES}, %r10;",
         "  shl.b32 %r12, %r6, 4;",
     ]
-    for j in range(WGMMA_B_BYTES // (128 * 16)):
-        off = j * 128 * 16
-        lines += [
-            f"  add.u32 %r13, %r12, {off};",
-            "  cvt.u64.u32 %rd6, %r13;",
-            "  add.u64 %rd7, %rd5, %rd6;",
-            "  ld.global.v4.u32 {%r14, %r15, %r16, %r17}, [%rd7];",
-            "  add.u32 %r18, %r10, %r13;",
-            "  st.shared.v4.u32 [%r18], {%r14, %r15, %r16, %r17};",
-        ]
+    lines += smem_copy_lines(WGMMA_B_BYTES, 0, "%r13", "%r18", ["%r14", "%r15", "%r16", "%r17"])
     lines += [
         "  // wgmma reads shared memory through the async proxy: make the",
         "  // generic-proxy stores above visible to it (PTX ISA, wgmma.mma_async).",
         "  fence.proxy.async.shared::cta;",
         "  bar.sync 0;",
-        "  cvt.u64.u32 %rd8, %r10;",
-        "  and.b64 %rd8, %rd8, 262143;",
-        "  shr.u64 %rd8, %rd8, 4;",
-        f"  or.b64 %rd8, %rd8, {desc_const};",
+    ] + descriptor_lines("%rd8", "%r10", desc_const) + [
         "  // A and the accumulators: warp q of the warpgroup, lane l",
         "  shr.u32 %r19, %r4, 5;             // this warp in the grid",
         "  and.b32 %r19, %r19, 3;            // q",
@@ -399,18 +418,9 @@ def tcgen05_text(k, version, target):
         f"  mad.lo.u32 %r10, %r11, {tile_bytes}, %r10;",
         "  shl.b32 %r12, %r6, 4;",
     ]
-    for src, reg, size, dst_off in (("a", "%rd1", TC_A_BYTES, 0), ("b", "%rd2", TC_B_BYTES, TC_A_BYTES)):
+    for reg, size, dst_off in (("%rd1", TC_A_BYTES, 0), ("%rd2", TC_B_BYTES, TC_A_BYTES)):
         lines += [f"  mul.wide.u32 %rd5, %r9, {size};", f"  add.u64 %rd5, {reg}, %rd5;"]
-        for j in range(size // (128 * 16)):
-            off = j * 128 * 16
-            lines += [
-                f"  add.u32 %r14, %r12, {off};",
-                "  cvt.u64.u32 %rd6, %r14;",
-                "  add.u64 %rd7, %rd5, %rd6;",
-                "  ld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%rd7];",
-                f"  add.u32 %r15, %r10, %r14;",
-                f"  st.shared.v4.u32 [%r15+{dst_off}], {{%v0, %v1, %v2, %v3}};",
-            ]
+        lines += smem_copy_lines(size, dst_off, "%r14", "%r15", ["%v0", "%v1", "%v2", "%v3"])
     lines += [
         "  // Warp 0 allocates the block's tensor memory; the address lands in gpucheck_tmem.",
         "  setp.eq.u32 %pw, %r13, 0;",
@@ -454,11 +464,8 @@ def tcgen05_text(k, version, target):
         "  bar.sync 0;",
         "  tcgen05.fence::after_thread_sync;",
         "  @!%pi bra WAIT;",
-        "  cvt.u64.u32 %rd11, %r10;",
-        "  and.b64 %rd11, %rd11, 262143;",
-        "  shr.u64 %rd11, %rd11, 4;",
-        f"  or.b64 %rd11, %rd11, {desc};   // A's descriptor",
-        f"  add.u64 %rd12, %rd11, {TC_A_BYTES >> 4};   // B's: TC_A_BYTES further on",
+    ] + descriptor_lines("%rd11", "%r10", desc) + [
+        f"  add.u64 %rd12, %rd11, {TC_A_BYTES >> 4};   // B's descriptor: {TC_A_BYTES} bytes after A",
         f"  mov.b32 %r22, {k['idesc']};",
         "  setp.eq.u32 %ps, %r7, %r7;        // enable-input-d: D = A*B + D",
         "  mov.u32 %r23, 0;",
