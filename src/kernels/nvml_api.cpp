@@ -25,6 +25,9 @@ Telemetry::Telemetry(const std::vector<std::string>& candidates, const std::stri
     const auto older = resolve_symbols(*lib_, {{"nvmlDeviceGetCurrentClocksThrottleReasons", &api_.reasons}});
     missing.insert(missing.end(), older.begin(), older.end());
   }
+  // Either, both or neither: a missing one stays null.
+  resolve_symbols(*lib_, {{"nvmlDeviceGetTemperatureV", &api_.temperature_v}});
+  resolve_symbols(*lib_, {{"nvmlDeviceGetTemperature", &api_.temperature}});
   if (!missing.empty()) {
     why_ = lib_->opened() + " lacks entry points the samples need: " + join(missing, ", ");
     return;
@@ -57,7 +60,12 @@ Reading Telemetry::read() const {
   unsigned int v = 0;
   if (api_.nvmlDeviceGetClockInfo(device_, kClockSm, &v) == 0) out.sm_clock_mhz = static_cast<int>(v);
   if (api_.nvmlDeviceGetClockInfo(device_, kClockMem, &v) == 0) out.mem_clock_mhz = static_cast<int>(v);
-  if (api_.nvmlDeviceGetTemperature(device_, kTemperatureGpu, &v) == 0) out.temperature_c = static_cast<int>(v);
+  // The older call also when the newer one fails: a driver may export a
+  // function it does not support for every device.
+  if (Temperature t{kTemperatureV1, kTemperatureGpu, 0}; api_.temperature_v && api_.temperature_v(device_, &t) == 0)
+    out.temperature_c = t.temperature;
+  else if (api_.temperature && api_.temperature(device_, kTemperatureGpu, &v) == 0)
+    out.temperature_c = static_cast<int>(v);
   if (api_.nvmlDeviceGetPowerUsage(device_, &v) == 0) out.power_w = v / 1000.0;  // NVML reports milliwatts
   unsigned long long mask = 0;
   if (api_.reasons(device_, &mask) == 0) out.reasons = mask;

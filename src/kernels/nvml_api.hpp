@@ -9,7 +9,7 @@
 // https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html;
 // nvmlReturn_t, nvmlClockType_t (SM 1, MEM 2), nvmlTemperatureSensors_t (GPU 0)
 // https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html;
-// nvmlDeviceGetClockInfo, nvmlDeviceGetTemperature, nvmlDeviceGetPowerUsage
+// nvmlDeviceGetClockInfo, nvmlDeviceGetTemperature(V), nvmlDeviceGetPowerUsage
 // (milliwatts), nvmlDeviceGetCurrentClocksEventReasons
 // https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html.
 #pragma once
@@ -32,6 +32,15 @@ inline constexpr int kClockSm = 1;
 inline constexpr int kClockMem = 2;
 inline constexpr int kTemperatureGpu = 0;
 
+// nvmlTemperature_v1_t, and its version: nvml.h's NVML_STRUCT_VERSION, the
+// struct's size with the version number in bits 24 and up.
+struct Temperature {
+  unsigned int version;
+  int sensor_type;
+  int temperature;
+};
+inline constexpr unsigned int kTemperatureV1 = sizeof(Temperature) | (1u << 24);
+
 // X(name, return, parameters): the entry points the samples need.
 #define GPUCHECK_NVML_ENTRY_POINTS(X)                                                  \
   X(nvmlInit_v2, nvmlReturn_t, ())                                                     \
@@ -39,7 +48,6 @@ inline constexpr int kTemperatureGpu = 0;
   X(nvmlErrorString, const char*, (nvmlReturn_t))                                      \
   X(nvmlDeviceGetHandleByPciBusId_v2, nvmlReturn_t, (const char*, nvmlDevice_t*))      \
   X(nvmlDeviceGetClockInfo, nvmlReturn_t, (nvmlDevice_t, int, unsigned int*))          \
-  X(nvmlDeviceGetTemperature, nvmlReturn_t, (nvmlDevice_t, int, unsigned int*))        \
   X(nvmlDeviceGetPowerUsage, nvmlReturn_t, (nvmlDevice_t, unsigned int*))
 
 struct Api {
@@ -50,6 +58,11 @@ struct Api {
   // name), else nvmlDeviceGetCurrentClocksThrottleReasons (every driver since
   // R418); same signature and bits.
   nvmlReturn_t (*reasons)(nvmlDevice_t, unsigned long long*) = nullptr;
+  // nvmlDeviceGetTemperatureV where the driver has it and it answers, else
+  // nvmlDeviceGetTemperature, which NVML 13 marks deprecated in its favour;
+  // with neither, samples have no temperature.
+  nvmlReturn_t (*temperature_v)(nvmlDevice_t, Temperature*) = nullptr;
+  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned int*) = nullptr;
 };
 
 // One reading; a field NVML would not give is absent.

@@ -5,6 +5,7 @@
 // Codes and enum values as nvml.h defines them (NVIDIA's copy in
 // github.com/NVIDIA/go-nvml, gen/nvml/nvml.h, commit 2f9e261f; listed in
 // https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html).
+#include <cstdlib>
 #include <cstring>
 
 extern "C" {
@@ -65,6 +66,25 @@ __attribute__((visibility("default"))) int nvmlDeviceGetTemperature(nvmlDevice_t
   if (!initialised) return kUninitialized;
   if (dev != &the_device || sensor != 0 || !c) return kInvalidArgument;  // 0: NVML_TEMPERATURE_GPU
   *c = temperature++;
+  return kSuccess;
+}
+
+// nvmlTemperature_v1_t; its version is NVML_STRUCT_VERSION(Temperature, 1).
+struct nvmlTemperature_v1_t {
+  unsigned version;
+  int sensorType;
+  int temperature;
+};
+
+// The same readings 100 degrees up, so a test can tell which call gave them;
+// NVML_ERROR_NOT_SUPPORTED (3) when FAKE_NVML_NO_TEMPERATURE_V is set, as a
+// driver that exports the call but does not support it for the device.
+__attribute__((visibility("default"))) int nvmlDeviceGetTemperatureV(nvmlDevice_t dev, nvmlTemperature_v1_t* t) {
+  if (!initialised) return kUninitialized;
+  if (std::getenv("FAKE_NVML_NO_TEMPERATURE_V")) return 3;
+  if (dev != &the_device || !t || t->version != (sizeof(nvmlTemperature_v1_t) | (1u << 24)) || t->sensorType != 0)
+    return kInvalidArgument;
+  t->temperature = static_cast<int>(temperature++) + 100;
   return kSuccess;
 }
 

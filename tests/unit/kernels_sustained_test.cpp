@@ -68,6 +68,7 @@ TEST_CASE("kernels: the sustained step samples rate, clocks, power and clock-eve
     CHECK(x.power_w == Approx(512.25));  // the fake's 512250 mW
     CHECK(x.throttle_reasons == std::uint64_t{0x24});  // nvmlDeviceGetCurrentClocksEventReasons, preferred
     REQUIRE(x.temperature_c);
+    CHECK(*x.temperature_c >= 160);  // nvmlDeviceGetTemperatureV, preferred (the fake's 60 degrees + 100)
     if (previous_temperature) CHECK(*x.temperature_c == *previous_temperature + 1);  // one fake reading each
     previous_temperature = x.temperature_c;
   }
@@ -75,6 +76,25 @@ TEST_CASE("kernels: the sustained step samples rate, clocks, power and clock-eve
   const auto j = to_json(f);
   CHECK(j["gpus"][0]["sustained"]["status"] == "ran");
   CHECK(j["gpus"][0]["sustained"]["samples"].size() == run.samples.size());
+}
+
+TEST_CASE("NVML telemetry reads the temperature with nvmlDeviceGetTemperatureV, else the older call", "[kernels][fake_cuda]") {
+  const std::vector<std::string> fake = {kFakeDir + "/libnvidia-ml.so.1"};
+  {
+    const nvml::Telemetry t(fake, "0000:18:00.0");
+    REQUIRE(t.ok());
+    const nvml::Reading r = t.read();
+    CHECK(r.temperature_c.value_or(-1) >= 160);  // the versioned struct call, as NVML 13 asks (the fake adds 100)
+    CHECK(r.sm_clock_mhz == 1980);
+  }
+  {  // A driver that exports the newer call but answers NVML_ERROR_NOT_SUPPORTED.
+    const ScopedEnv no_v("FAKE_NVML_NO_TEMPERATURE_V", "1");
+    const nvml::Telemetry t(fake, "0000:18:00.0");
+    REQUIRE(t.ok());
+    const auto c = t.read().temperature_c.value_or(-1);
+    CHECK(c >= 60);
+    CHECK(c < 100);  // nvmlDeviceGetTemperature's reading, not the newer call's
+  }
 }
 
 TEST_CASE("kernels: without NVML the sustained step says why and still measures rates", "[kernels][fake_cuda]") {

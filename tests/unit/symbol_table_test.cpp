@@ -70,7 +70,7 @@ TEST_CASE("NVML telemetry names the entry points a library lacks, the older cloc
   CHECK_FALSE(t.ok());
   CHECK(t.why() ==
         "libm.so.6 lacks entry points the samples need: nvmlInit_v2, nvmlShutdown, nvmlErrorString, "
-        "nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetClockInfo, nvmlDeviceGetTemperature, "
+        "nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetClockInfo, "
         "nvmlDeviceGetPowerUsage, nvmlDeviceGetCurrentClocksThrottleReasons");
   CHECK_FALSE(t.read().sm_clock_mhz.has_value());
 }
