@@ -350,9 +350,10 @@ void sustained_facts(const SustainedRun& run, const std::string& src, FactMap& g
 }
 
 // Rates against the datasheet and the PCIe link, of a whole GPU: the FP32
-// FMA check (the CUDA cores' plain peak, which every kernel of the check
-// reaches alike), the device copy, and the slower host transfer direction.
-// A MIG instance has only part of the GPU, so it gives none.
+// FMA check (the CUDA cores' peak, where no choice of instruction stands
+// between a kernel and the datasheet, as it does for the tensor cores), the
+// device copy, and the slower host transfer direction. A MIG instance has
+// only part of the GPU, so it gives none.
 void rate_facts(const GpuKernelFacts& kg, const std::string& src, FactMap& g) {
   for (auto& c : kg.checks)
     if (c.precision == "fp32" && c.status == "passed" && c.ratio)
