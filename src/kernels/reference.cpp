@@ -43,7 +43,8 @@ double accumulation_unit(const KernelSpec& k) {
   return std::ldexp(1.0, is_narrow_float(k) ? -13 : -22);
 }
 
-// One input element: a random value rounded to the format; its bits and value.
+// One input element: a random value rounded to the format; its encoding in
+// the format's own width, and its value.
 struct Elem {
   std::uint32_t bits;
   double value;
@@ -67,12 +68,10 @@ Elem random_input(const KernelSpec& k, Rng& rng) {
   if (p == "fp8_e4m3") { const auto v = to_e4m3(x, Overflow::saturate); return {v, from_e4m3(v)}; }
   if (p == "fp8_e5m2") { const auto v = to_e5m2(x, Overflow::saturate); return {v, from_e5m2(v)}; }
   // FP6 and FP4 have so few values that a random code, not a rounded
-  // uniform draw, is what exercises all of them (up to ±max). In the
-  // register each sits in a byte of its own: FP6 in bits 5..0, E2M1 in bits
-  // 5..2 (PTX ISA, mma ".kind::f8f6f4": "resides in central 4 bits").
+  // uniform draw, is what exercises all of them (up to ±max).
   if (p == "fp6_e3m2") { const auto v = static_cast<std::uint8_t>(rng.integer(0, 63)); return {v, from_e3m2(v)}; }
   if (p == "fp6_e2m3") { const auto v = static_cast<std::uint8_t>(rng.integer(0, 63)); return {v, from_e2m3(v)}; }
-  if (p == "fp4") { const auto v = static_cast<std::uint8_t>(rng.integer(0, 15)); return {std::uint32_t{v} << 2, from_e2m1(v)}; }
+  if (p == "fp4") { const auto v = static_cast<std::uint8_t>(rng.integer(0, 15)); return {v, from_e2m1(v)}; }
   return {0, 0};
 }
 
@@ -162,6 +161,11 @@ void expect(const KernelSpec& k, CheckData& out, std::size_t idx, double c, cons
   out.tolerance[idx] = is_int(k) ? 0 : (times * s.k + 1) * accumulation_unit(k) * (std::fabs(c) + times * mag);
 }
 
+// An input's bits in an mma.sync register: each FP6 and FP4 code in a byte of
+// its own, FP6 in bits 5..0, E2M1 in bits 5..2 (PTX ISA, mma ".kind::f8f6f4":
+// "resides in central 4 bits"); every other format as it is.
+std::uint32_t register_bits(const KernelSpec& k, const Elem& e) { return prec(k) == "fp4" ? e.bits << 2 : e.bits; }
+
 void make_mma(const KernelSpec& k, CheckData& out, Rng& rng) {
   const MmaShape s = shape_of(k);
   const std::size_t tiles = static_cast<std::size_t>(out.tiles);
@@ -179,13 +183,15 @@ void make_mma(const KernelSpec& k, CheckData& out, Rng& rng) {
         const Elem e = random_input(k, rng);
         const Coord rc = fragment_coord(s, Operand::a, lane, i);
         A[static_cast<std::size_t>(rc.row * s.k + rc.col)] = e.value;
-        put(out.a, (t * 32 + lane) * k.na * 4 + static_cast<std::size_t>(i * in_bytes), &e.bits, in_bytes);
+        const std::uint32_t bits = register_bits(k, e);
+        put(out.a, (t * 32 + lane) * k.na * 4 + static_cast<std::size_t>(i * in_bytes), &bits, in_bytes);
       }
       for (int i = 0; i < s.b_elems(); ++i) {
         const Elem e = random_input(k, rng);
         const Coord rc = fragment_coord(s, Operand::b, lane, i);
         B[static_cast<std::size_t>(rc.row * s.n + rc.col)] = e.value;
-        put(out.b, (t * 32 + lane) * k.nb * 4 + static_cast<std::size_t>(i * in_bytes), &e.bits, in_bytes);
+        const std::uint32_t bits = register_bits(k, e);
+        put(out.b, (t * 32 + lane) * k.nb * 4 + static_cast<std::size_t>(i * in_bytes), &bits, in_bytes);
       }
     }
     for (int j = 0; j < k.chains; ++j)
@@ -240,10 +246,6 @@ void make_wgmma(const KernelSpec& k, CheckData& out, Rng& rng) {
   }
 }
 
-// Where FP4 sits in a register for mma.sync (bits 5..2 of its byte), its
-// code is `bits >> 2`; the other formats' bits are their codes.
-std::uint32_t code_of(const KernelSpec& k, const Elem& e) { return prec(k) == "fp4" ? e.bits >> 2 : e.bits; }
-
 int code_bits(const KernelSpec& k, const MmaShape& s) {
   const std::string p = prec(k);
   return p == "fp4" ? 4 : p.rfind("fp6_", 0) == 0 ? 6 : s.in_bits;
@@ -272,13 +274,13 @@ void make_tcgen05(const KernelSpec& k, CheckData& out, Rng& rng) {
       for (int kk = 0; kk < s.k; ++kk) {
         const Elem e = random_input(k, rng);
         A[static_cast<std::size_t>(row * s.k + kk)] = e.value;
-        put_bits(out.a, t * a_bytes * 8 + tcgen05_bit_offset(bits, row, kk), code_of(k, e), bits);
+        put_bits(out.a, t * a_bytes * 8 + tcgen05_bit_offset(bits, row, kk), e.bits, bits);
       }
     for (int n = 0; n < s.n; ++n)
       for (int kk = 0; kk < s.k; ++kk) {
         const Elem e = random_input(k, rng);
         B[static_cast<std::size_t>(kk * s.n + n)] = e.value;
-        put_bits(out.b, t * b_bytes * 8 + tcgen05_bit_offset(bits, n, kk), code_of(k, e), bits);
+        put_bits(out.b, t * b_bytes * 8 + tcgen05_bit_offset(bits, n, kk), e.bits, bits);
       }
     for (int row = 0; row < s.m; ++row)
       for (int col = 0; col < s.n; ++col) {
