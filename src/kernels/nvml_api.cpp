@@ -26,8 +26,8 @@ Telemetry::Telemetry(const std::vector<std::string>& candidates, const std::stri
     missing.insert(missing.end(), older.begin(), older.end());
   }
   // Either, both or neither: a missing one stays null.
-  resolve_symbols(*lib_, {{"nvmlDeviceGetTemperatureV", &api_.temperature_v}});
-  resolve_symbols(*lib_, {{"nvmlDeviceGetTemperature", &api_.temperature}});
+  resolve_symbols(*lib_, {{"nvmlDeviceGetTemperatureV", &api_.temperature_v},
+                          {"nvmlDeviceGetTemperature", &api_.temperature}});
   if (!missing.empty()) {
     why_ = lib_->opened() + " lacks entry points the samples need: " + join(missing, ", ");
     return;
