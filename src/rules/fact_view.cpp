@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
 #include "facts/clock_events.hpp"
 #include "matrix/lookup.hpp"
@@ -377,8 +376,8 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
   const std::string src = "gpucheck kernels (" + f.kernels->library.value_or("libcuda") + ")";
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> by_address;  // passed, failed
   std::map<std::string, const SustainedRun*> sustained;
-  std::map<std::string, const GpuKernelFacts*> whole;  // a GPU that ran as itself, not as MIG instances
-  std::set<std::string> mig;
+  // A GPU that ran as itself; null where MIG instances ran on it.
+  std::map<std::string, const GpuKernelFacts*> whole;
   for (auto& kg : f.kernels->gpus) {
     if (!kg.pci_bus_id || kg.status != "ran") continue;
     const std::string key = bus_key(*kg.pci_bus_id);
@@ -389,8 +388,8 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
       else failed.push_back(c.precision + " (" + c.status + ")");
     }
     if (kg.sustained && !kg.sustained->samples.empty()) sustained[key] = &*kg.sustained;
-    if (kg.mig) mig.insert(key);
-    else whole[key] = &kg;
+    if (kg.mig) whole[key] = nullptr;
+    else whole.try_emplace(key, &kg);
   }
   for (auto& g : gpus) {
     const auto a = g.find("gpu.address");
@@ -401,7 +400,7 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
       g["gpu.kernel_checks_failed"] = F::of_list(k->second.second, src);
     }
     if (const auto s = sustained.find(key); s != sustained.end()) sustained_facts(*s->second, src, g);
-    if (const auto w = whole.find(key); w != whole.end() && !mig.count(key)) rate_facts(*w->second, src, g);
+    if (const auto w = whole.find(key); w != whole.end() && w->second) rate_facts(*w->second, src, g);
   }
 }
 
