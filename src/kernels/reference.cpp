@@ -299,7 +299,7 @@ std::size_t CheckData::d_bytes() const { return expected.size() * elem_bytes; }
 
 MmaShape shape_of(const KernelSpec& k) {
   MmaShape s{0, 0, 0, 0};
-  std::sscanf(k.shape, "m%dn%dk%d", &s.m, &s.n, &s.k);
+  std::sscanf(k.shape.c_str(), "m%dn%dk%d", &s.m, &s.n, &s.k);
   const std::string p = prec(k);
   s.in_bits = p == "tf32" ? 32 : (p == "fp16" || p == "bf16") ? 16 : 8;
   return s;

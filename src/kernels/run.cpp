@@ -73,20 +73,24 @@ const GpuModel* find_model(const Matrix* m, const std::string& name, const std::
 // target; at one target number the family ("sm_120f", more GPUs run it)
 // before the arch-specific one ("sm_120a", older drivers load it). With
 // `portable`, only targets every later GPU runs too.
-std::vector<const KernelSpec*> variants(const std::string& precision, int cc, bool portable) {
+std::vector<const KernelSpec*> variants(const std::string& precision, std::optional<int> cc_or, bool portable) {
   std::vector<const KernelSpec*> out;
+  if (!cc_or) return out;  // an unknown compute capability runs nothing
+  const int cc = *cc_or;
   for (auto& k : all_kernels()) {
     if (precision != k.precision) continue;
     // "sm_90a" code runs on 9.0 alone; "sm_120f" on the 12.x family from 12.0.
-    const char kind = target_kind(k);
-    if (portable && (kind == 'a' || kind == 'f')) continue;
+    const TargetKind kind = target_kind(k);
+    if (portable && kind != TargetKind::plain) continue;
     const int tn = target_number(k);
-    const bool runs = kind == 'a' ? tn == cc : kind == 'f' ? tn / 10 == cc / 10 && tn <= cc : tn <= cc;
+    const bool runs = kind == TargetKind::arch_specific ? tn == cc
+                      : kind == TargetKind::family      ? tn / 10 == cc / 10 && tn <= cc
+                                                        : tn <= cc;
     if (runs) out.push_back(&k);
   }
   const auto rank = [](const KernelSpec* k) {
-    const char kind = target_kind(*k);
-    return std::pair{target_number(*k), kind == 'f' ? 2 : kind == 'a' ? 1 : 0};
+    const TargetKind kind = target_kind(*k);
+    return std::pair{target_number(*k), kind == TargetKind::family ? 2 : kind == TargetKind::arch_specific ? 1 : 0};
   };
   std::stable_sort(out.begin(), out.end(), [&](const KernelSpec* a, const KernelSpec* b) { return rank(a) > rank(b); });
   return out;
@@ -94,7 +98,7 @@ std::vector<const KernelSpec*> variants(const std::string& precision, int cc, bo
 
 // The first variant runs; each of the others is what the child loads when
 // the driver's JIT refuses the one before it for its PTX ISA version.
-const KernelSpec* plan_variants(const std::string& precision, int cc, bool portable, SessionOptions& session) {
+const KernelSpec* plan_variants(const std::string& precision, std::optional<int> cc, bool portable, SessionOptions& session) {
   const auto v = variants(precision, cc, portable);
   for (std::size_t i = 0; i + 1 < v.size(); ++i) session.jit_fallback[v[i]->entry] = v[i + 1]->entry;
   return v.empty() ? nullptr : v.front();
@@ -108,7 +112,7 @@ struct Plan {
 
 // The sustained run's kernel: tensor-core throughput at the best precision the
 // device has among bf16 and fp16, else FP32 FMA on the CUDA cores.
-void plan_sustained(GpuKernelFacts& gpu, Plan& plan, const KernelRequest& req, int cc, const ArchPrecisions* arch) {
+void plan_sustained(GpuKernelFacts& gpu, Plan& plan, const KernelRequest& req, std::optional<int> cc, const ArchPrecisions* arch) {
   if (req.session.sustained_s <= 0) return;
   SustainedRun run;
   run.duration_s = req.session.sustained_s;
@@ -134,7 +138,7 @@ void plan_sustained(GpuKernelFacts& gpu, Plan& plan, const KernelRequest& req, i
 Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
   Plan plan;
   plan.session = req.session;
-  const int cc = cc_number(gpu.compute_capability.value_or(""));
+  const auto cc = cc_number(gpu.compute_capability.value_or(""));
   const ArchPrecisions* arch = find_arch(req.matrix, gpu.compute_capability.value_or(""));
   if (arch) gpu.architecture = arch->architecture;
   for (const auto& p : all_precisions()) {
@@ -164,7 +168,7 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
       c.status = "not_implemented";
       const auto left_out = req.portable ? variants(p, cc, false) : std::vector<const KernelSpec*>{};
       c.reason = left_out.empty() ? "the architecture has " + p + " but gpucheck has no kernel for it yet"
-                                  : "--portable leaves out its kernels, whose target (" + std::string(left_out.front()->target) +
+                                  : "--portable leaves out its kernels, whose target (" + left_out.front()->target +
                                         ") not every later GPU runs";
     } else {
       c.status = "not_expected";

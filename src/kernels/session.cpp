@@ -187,7 +187,7 @@ struct Loaded {
   Loaded(const Api& api, CUmodule m, const KernelSpec& k, const SessionOptions& o)
       : mod{api, m}, data(make_check_data(k, o.tiles, o.seed)), a{api, 0}, b{api, 0}, c{api, 0}, out{api, 0},
         tiles(static_cast<unsigned>(o.tiles)), params{&a.ptr, &b.ptr, &c.ptr, &out.ptr, &iters, &tiles} {
-    CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, k.entry));
+    CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, k.entry.c_str()));
     upload(api, a, data.a);
     upload(api, b, data.b);
     upload(api, c, data.c);
@@ -294,7 +294,7 @@ void run_bandwidth(const Device& d, const KernelSpec& copy, const SessionOptions
   if (!mod_or) return;
   Module mod{api, *mod_or};
   CUfunction fn = nullptr;
-  CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, copy.entry));
+  CU_TRY(api.cuModuleGetFunction(&fn, mod.mod, copy.entry.c_str()));
   const std::uint64_t n = o.copy_bytes / 16 * 16, chunk = std::min<std::uint64_t>(o.host_chunk / 16 * 16, n);
   HostBuffer host{api};
   CU_TRY(api.cuMemAllocHost_v2(&host.ptr, chunk));

@@ -1,8 +1,12 @@
 // The embedded matrix documents, named "embedded:<path in the source tree>".
-#include "matrix/embedded_matrix_data.hpp"
 #include "matrix/matrix_document.hpp"
+#include "util/embedded_file.hpp"
 
 namespace gpucheck {
+
+namespace embedded {
+extern const File kMatrixFiles[];  // matrix/**/*.json (src/CMakeLists.txt)
+}
 
 std::vector<MatrixDocument> embedded_matrix_documents() {
   std::vector<MatrixDocument> docs;

@@ -15,7 +15,7 @@ struct MatrixDocument {
 };
 
 // Every matrix/**/*.json of the source tree as it was at build time, in
-// relative-path order (cmake/embed_matrix.cmake generates the data).
+// relative-path order (cmake/embed_files.cmake generates the data).
 std::vector<MatrixDocument> embedded_matrix_documents();
 
 // A single file (which may hold every section), or every *.json beneath a

@@ -1,5 +1,5 @@
-# cmake -DPTXAS=... -DPTX_DIR=... [-DSTAMP=...] -P check_ptx.cmake
-# For each PTX file: assemble it for every target on its "gpucheck-targets:"
+# cmake -DPTXAS=... -DPTX_FILE=... -DTMP_DIR=... -P check_ptx.cmake
+# For the PTX file: assemble it for every target on its "gpucheck-targets:"
 # line at its declared .version; then show the declaration is the floor: one
 # ISA version lower, or one target lower, must be refused.
 cmake_minimum_required(VERSION 3.25)
@@ -7,9 +7,9 @@ set(versions 3.0 3.1 3.2 4.0 4.1 4.2 4.3 5.0 6.0 6.1 6.2 6.3 6.4 6.5 7.0 7.1 7.2
              8.0 8.1 8.2 8.3 8.4 8.5 8.6 8.7 8.8 9.0)
 set(targets sm_20 sm_30 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a sm_100 sm_100f sm_100a sm_120 sm_120f
             sm_120a)
-file(GLOB files ${PTX_DIR}/*.ptx)
-if(NOT files)
-  message(FATAL_ERROR "no PTX files in ${PTX_DIR}")
+set(files ${PTX_FILE})
+if(NOT EXISTS "${PTX_FILE}")
+  message(FATAL_ERROR "no PTX file '${PTX_FILE}'")
 endif()
 if(NOT TMP_DIR)
   set(TMP_DIR ${CMAKE_CURRENT_BINARY_DIR})
@@ -79,7 +79,4 @@ endforeach()
 if(failures)
   list(JOIN failures "\n" msg)
   message(FATAL_ERROR "PTX check failed:\n${msg}")
-endif()
-if(STAMP)
-  file(TOUCH ${STAMP})
 endif()

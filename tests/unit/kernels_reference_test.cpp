@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -352,6 +353,54 @@ TEST_CASE("FP4 inputs sit in bits 5..2 of their byte, FP6 in bits 5..0, and cove
       seen.insert(b >> low_zero_bits);
     }
     CHECK(seen.size() == static_cast<std::size_t>(codes));
+  }
+}
+
+TEST_CASE("every committed PTX file is a kernel of the catalog", "[kernels][catalog]") {
+  std::set<std::string> committed, embedded;
+  for (auto& e : std::filesystem::directory_iterator(gpucheck::test::source_path("src/kernels/ptx")))
+    if (e.path().extension() == ".ptx") committed.insert(e.path().stem().string());
+  for (auto& k : all_kernels()) embedded.insert(k.entry);
+  CHECK(committed.size() > 30);
+  CHECK(embedded == committed);
+}
+
+TEST_CASE("a kernel's description is read from its PTX header", "[kernels][catalog]") {
+  const std::string ptx = "// gpucheck-kernel: precision=bf16 kind=wgmma shape=m64n256k16 na=4 nb=2048 nd=128 "
+                          "elem_bytes=4 chains=1 unroll=4 flops_per_op=131072\n"
+                          "// gpucheck-instruction: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16\n"
+                          ".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry gpucheck_x(\n)\n{\n}\n";
+  auto k = read_kernel_spec(ptx.c_str());
+  REQUIRE(k);
+  CHECK(k->precision == "bf16");
+  CHECK(k->kind == KernelKind::wgmma);
+  CHECK(k->entry == "gpucheck_x");
+  CHECK(k->target == "sm_90a");
+  CHECK(k->isa == "8.0");
+  CHECK(k->nb == 2048);
+  CHECK(k->flops_per_op == 131072);
+  CHECK(k->instruction == "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+  CHECK(target_kind(*k) == TargetKind::arch_specific);
+  CHECK(target_number(*k) == 90);
+  CHECK(warps_per_tile(*k) == 4);
+
+  // Each missing or malformed part makes it no kernel, not a half-filled one.
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"kind=wgmma", "kind=warp"}, {"na=4", "na=four"}, {"nb=2048 ", "nb2048 "}, {".target sm_90a\n", ""},
+           {"// gpucheck-instruction:", "// instruction:"}, {".visible .entry", ".entry"}, {"precision=bf16 ", ""}}) {
+    INFO(from << " -> " << to);
+    std::string bad = ptx;
+    bad.replace(bad.find(from), from.size(), to);
+    CHECK_FALSE(read_kernel_spec(bad.c_str()));
+  }
+}
+
+TEST_CASE("compute capabilities read as numbers, or not at all", "[kernels][catalog]") {
+  CHECK(cc_number("9.0") == 90);
+  CHECK(cc_number("12.1") == 121);
+  for (const char* bad : {"", "9", "9.", ".0", "9.0a", "a.0", "-9.0", "9.-1", "9..0"}) {
+    INFO(bad);
+    CHECK_FALSE(cc_number(bad));
   }
 }
 

@@ -12,12 +12,13 @@
 #include "probe.hpp"
 #include "rules/knowledge.hpp"
 #include "rules/verdict.hpp"
+#include "util/embedded_file.hpp"
 #include "test_support.hpp"
 
-namespace gpucheck {
+namespace gpucheck::embedded {
 // probes/deep_probe.py as embedded: the recorded deep probe's command line holds it.
-extern const char kDeepProbeScript[];
-}  // namespace gpucheck
+extern const File kDeepProbe[];
+}  // namespace gpucheck::embedded
 
 using namespace gpucheck;
 using gpucheck::test::TempDir;
@@ -106,7 +107,7 @@ void apply_manifest_edit(const fs::path& root, const json& e) {
   } else if (e.contains("deep_answer")) {
     // The probe asks for "<interpreter> -c <script>", arguments joined by spaces (docs/snapshot.md).
     const auto& d = e["deep_answer"];
-    m["commands"][d.at("interpreter").get<std::string>() + " -c " + kDeepProbeScript] =
+    m["commands"][d.at("interpreter").get<std::string>() + " -c " + embedded::kDeepProbe[0].text] =
         json{{"exit_code", 0}, {"stdout", d.at("stdout")}, {"stderr", ""}};
   } else {
     FAIL("unknown edit " << e.dump());
