@@ -64,7 +64,9 @@ int run_lock(const GlobalOptions& g, const LockArgs& a) {
     if (a.emit == "constraints") {
       text = emit_constraints(*lock);
     } else {
-      auto image = emit_container(*lock);
+      auto knowledge = load_knowledge_or_report(g);
+      if (!knowledge) return kExitUsage;
+      auto image = emit_container(*lock, knowledge->matrix);
       if (!image) return print_problem(image.problem());
       text = *image + "\n";
     }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "lock/lockfile.hpp"
+#include "matrix/lookup.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -62,23 +63,31 @@ std::string emit_constraints(const Lock& lock) {
   return out;
 }
 
-Result<std::string> emit_container(const Lock& lock) {
+Result<std::string> emit_container(const Lock& lock, const Matrix& matrix) {
   const LockEntry* fw = lock.find("ngc", "framework");
   const LockEntry* rel = lock.find("ngc", "release");
   if (!fw || !fw->value || !rel || !rel->value)
     return Problem{Reason::absent, "ngc.framework",
                    "the lock pins no NGC image: it was not written inside an NGC container"};
-  // Tag forms: nvcr.io/nvidia/pytorch:24.01-py3 (the image behind
-  // tests/fixtures/hosts/ngc-pytorch-24.01, whose labels name it) and
-  // nvcr.io/nvidia/tensorflow:21.04-tf2-py3
-  // (https://docs.nvidia.com/deeplearning/frameworks/tensorflow-release-notes/rel_21-04.html).
-  std::string suffix;
-  if (*fw->value == "pytorch") suffix = "-py3";
-  else if (*fw->value == "tensorflow") suffix = "-tf2-py3";
-  else
+  const auto releases = find_ngc_releases(matrix, *fw->value);  // newest first
+  if (releases.empty()) {
+    std::set<std::string> known;
+    for (const auto& n : matrix.ngc) known.insert(n.framework);
     return Problem{Reason::malformed, "ngc.framework",
-                   "no known image tag form for the NGC framework '" + *fw->value + "' (known: pytorch, tensorflow)"};
-  return "nvcr.io/nvidia/" + *fw->value + ":" + *rel->value + suffix;
+                   "the matrix lists no NGC images of the framework '" + *fw->value + "' (it lists: " +
+                       join(std::vector<std::string>(known.begin(), known.end()), ", ") + ")"};
+  }
+  std::string tag;
+  for (const auto* r : releases)
+    if (r->release == *rel->value) tag = r->tag;
+  if (tag.empty()) {
+    // Newer than the matrix: NGC names every release of a framework alike
+    // ("24.01-py3", "24.03-tf2-py3"), so the newest tag's suffix holds.
+    const auto& newest = *releases.front();
+    const bool prefixed = newest.tag.compare(0, newest.release.size(), newest.release) == 0;
+    tag = *rel->value + (prefixed ? newest.tag.substr(newest.release.size()) : "");
+  }
+  return "nvcr.io/nvidia/" + *fw->value + ":" + tag;
 }
 
 }  // namespace gpucheck

@@ -10,6 +10,7 @@
 
 #include "facts/facts.hpp"
 #include "lock/lock.hpp"
+#include "matrix/matrix.hpp"
 #include "rules/finding.hpp"
 #include "util/result.hpp"
 
@@ -46,7 +47,9 @@ bool has_errors(const std::vector<Finding>& findings);
 // A pip constraints file for the pinned Python packages, with the extra index
 // a +cuXXX/+rocmX/+cpu build comes from.
 std::string emit_constraints(const Lock& lock);
-// The NGC image reference the lock implies: "nvcr.io/nvidia/pytorch:24.01-py3".
-Result<std::string> emit_container(const Lock& lock);
+// The NGC image reference the lock implies: "nvcr.io/nvidia/pytorch:24.01-py3",
+// its tag as the matrix's NGC table names it (for a release the matrix does
+// not list yet, in the form of that framework's newest listed tag).
+Result<std::string> emit_container(const Lock& lock, const Matrix& matrix);
 
 }  // namespace gpucheck

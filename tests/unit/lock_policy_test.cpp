@@ -1,9 +1,11 @@
 // Policies judged field by field, what a lock implies for pip and
 // containers, and a fleet grouped by the drift it shares.
 #include <catch2/catch.hpp>
+#include <tuple>
 
 #include "lock/fleet.hpp"
 #include "lock/lockfile.hpp"
+#include "rules/knowledge.hpp"
 
 using namespace gpucheck;
 
@@ -96,12 +98,35 @@ TEST_CASE("lock --emit constraints pins with the PyTorch index of a +cuXXX build
   CHECK(c.find("nvidia-nvtx") == std::string::npos);
   CHECK(c.find("# jaxlib 0.4.23+cuda12.cudnn89: a local build") != std::string::npos);
 
-  CHECK_FALSE(emit_container(l));
-  l.entries.push_back({"ngc", "framework", "pytorch", Policy::exact, ""});
-  l.entries.push_back({"ngc", "release", "24.01", Policy::exact, ""});
-  auto image = emit_container(l);
-  REQUIRE(image);
-  CHECK(*image == "nvcr.io/nvidia/pytorch:24.01-py3");
+}
+
+TEST_CASE("lock --emit container: the image tag as the matrix's NGC table names it", "[lock][emit]") {
+  auto k = load_knowledge("");
+  REQUIRE(k);
+  const Matrix& m = k->matrix;
+  const auto image_of = [&](const char* framework, const char* release) {
+    Lock l;
+    l.entries.push_back({"ngc", "framework", framework, Policy::exact, ""});
+    l.entries.push_back({"ngc", "release", release, Policy::exact, ""});
+    return emit_container(l, m);
+  };
+  CHECK_FALSE(emit_container(Lock{}, m));
+  for (const auto& [fw, rel, image] : std::vector<std::tuple<const char*, const char*, const char*>>{
+           {"pytorch", "24.01", "nvcr.io/nvidia/pytorch:24.01-py3"},
+           {"tensorflow", "24.03", "nvcr.io/nvidia/tensorflow:24.03-tf2-py3"},
+           {"jax", "25.10", "nvcr.io/nvidia/jax:25.10-py3"},
+           // A release newer than the matrix: the framework's tag form.
+           {"tensorflow", "99.01", "nvcr.io/nvidia/tensorflow:99.01-tf2-py3"},
+           {"jax", "99.01", "nvcr.io/nvidia/jax:99.01-py3"}}) {
+    INFO(fw << " " << rel);
+    auto got = image_of(fw, rel);
+    REQUIRE(got);
+    CHECK(*got == image);
+  }
+  auto unknown = image_of("caffe", "24.01");
+  REQUIRE_FALSE(unknown);
+  CHECK(unknown.problem().detail.find("lists no NGC images of the framework 'caffe'") != std::string::npos);
+  CHECK(unknown.problem().detail.find("jax") != std::string::npos);
 }
 
 TEST_CASE("fleet: nodes grouped by shared drift, healthy first, unreadable last", "[lock][fleet]") {
