@@ -1,4 +1,4 @@
-// Loader resolution (issue 3, item 3): for each Python environment's
+// Loader resolution: for each Python environment's
 // framework objects (torch's libtorch_cuda.so, jax's CUDA plugin, …), read
 // the ELF dynamic section and resolve every GPU library it needs as glibc's
 // ld.so would (ld.so(8), "Description": DT_RPATH when there is no DT_RUNPATH,

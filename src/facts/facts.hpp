@@ -167,7 +167,7 @@ struct KernelLogFacts {
 };
 
 
-// --- the software stack (issue 3) ---
+// --- the software stack ---
 
 struct CudaToolkit {
   std::string root;                           // "/usr/local/cuda-12.4"

@@ -31,5 +31,5 @@ TEST_CASE("check --from finds the diagnosis of each real collect_env report's th
       ++diagnosed;
     }
   }
-  CHECK(diagnosed >= 12);  // issue 4: a dozen reports, each with its thread's diagnosis
+  CHECK(diagnosed >= 12);  // a dozen reports, each with its thread's diagnosis
 }
