@@ -8,8 +8,8 @@
 #include "cuda_api.hpp"
 #include "host/dynamic_library.hpp"
 #include "host/symbol_table.hpp"
-#include "parse/nvsmi.hpp"
 #include "probe.hpp"
+#include "util/pci_address.hpp"
 #include "util/version.hpp"
 
 namespace gpucheck {
@@ -149,7 +149,7 @@ void probe_cuda_driver_api(ProbeContext& ctx) {
       cd.compute_capability = answer_field<std::string>(d, "compute_capability");
       cd.sm_count = answer_field<int>(d, "sm_count");
       cd.memory_bytes = answer_field<std::uint64_t>(d, "memory_bytes");
-      if (auto b = answer_field<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_bus_id(*b);
+      if (auto b = answer_field<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_pci_bus_id(*b);
       c.devices.push_back(std::move(cd));
     }
   }

@@ -5,16 +5,12 @@
 
 #include "parse/cuda_files.hpp"
 #include "probe.hpp"
+#include "util/paths.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
 namespace gpucheck {
 namespace {
-
-std::string parent_dir(const std::string& p) {
-  const auto slash = p.rfind('/');
-  return slash == 0 || slash == std::string::npos ? "/" : p.substr(0, slash);
-}
 
 // The version of the toolkit at `root`, from its own files; `nvcc --version` last.
 void read_version(ProbeContext& ctx, CudaToolkit& t) {
@@ -93,7 +89,7 @@ void probe_cuda_toolkits(ProbeContext& ctx) {
     if (dir.empty() || dir[0] != '/') continue;
     if (h.exists(std::string(dir) + "/nvcc")) {
       nvcc_on_path = std::string(dir) + "/nvcc";
-      candidates.emplace_back(parent_dir(std::string(dir)), "system");
+      candidates.emplace_back(dir_of(std::string(dir)), "system");
       break;
     }
   }
@@ -124,7 +120,7 @@ void probe_cuda_toolkits(ProbeContext& ctx) {
   };
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
     if (auto v = h.env(var); v && !v->empty()) mark(*v, std::string(var) + "=" + *v);
-  if (nvcc_on_path) mark(parent_dir(parent_dir(*nvcc_on_path)), "nvcc first on PATH: " + *nvcc_on_path);
+  if (nvcc_on_path) mark(dir_of(dir_of(*nvcc_on_path)), "nvcc first on PATH: " + *nvcc_on_path);
   if (auto link = h.read_link("/usr/local/cuda")) mark("/usr/local/cuda", "/usr/local/cuda -> " + *link);
   else if (h.exists("/usr/local/cuda")) mark("/usr/local/cuda", "/usr/local/cuda");
   // Only one is active: the first in precedence among those with a reason.

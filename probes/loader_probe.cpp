@@ -20,6 +20,7 @@
 #include "host/root_fs.hpp"
 #include "parse/library_name.hpp"
 #include "probe.hpp"
+#include "util/paths.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -86,11 +87,6 @@ const Companions kCompanions[] = {
      {"libcudnn_ops_infer.so.8", "libcudnn_ops_train.so.8", "libcudnn_cnn_infer.so.8", "libcudnn_cnn_train.so.8",
       "libcudnn_adv_infer.so.8", "libcudnn_adv_train.so.8"}},
 };
-
-std::string dir_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
-}
 
 bool glob_match(std::string_view pattern, std::string_view name) {
   const auto star = pattern.find('*');

@@ -10,8 +10,9 @@
 #include "parse/python_metadata.hpp"
 #include "parse/python_version.hpp"
 #include "probe.hpp"
-#include "util/parallel.hpp"
 #include "util/embedded_file.hpp"
+#include "util/parallel.hpp"
+#include "util/paths.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -56,18 +57,6 @@ sys.stdout.buffer.write(b'\0'.join(map(os.fsencode, ['%d.%d.%d' % v[:3], sys.pre
 // METADATA holds the long description after its headers; torch's is 30 KB.
 // The headers we need come first, so a bounded read is enough.
 constexpr std::size_t kMaxMetadataBytes = 1u << 20;
-
-std::string dir_of(const std::string& p) {
-  const auto slash = p.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return p.substr(0, slash);
-}
-
-std::string base_of(const std::string& p) {
-  const auto slash = p.rfind('/');
-  return slash == std::string::npos ? p : p.substr(slash + 1);
-}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;

@@ -2,6 +2,7 @@
 
 #include <pugixml.hpp>
 
+#include "util/pci_address.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -128,7 +129,7 @@ void collect_reasons(const Node& n, std::map<std::string, bool>& out) {
 SmiGpu map_gpu(const Node& g, const std::string& bus_id, bool xml) {
   auto v = [&](std::string_view x, std::string_view t) { return value_at(g, {x, t}, xml); };
   SmiGpu s;
-  s.pci_bus_id = normalize_bus_id(bus_id);
+  s.pci_bus_id = normalize_pci_bus_id(bus_id);
   s.product_name = v("product_name", "Product Name");
   s.product_brand = v("product_brand", "Product Brand");
   s.architecture = v("product_architecture", "Product Architecture");
@@ -202,13 +203,6 @@ SmiGpu map_gpu(const Node& g, const std::string& bus_id, bool xml) {
 
 }  // namespace
 
-std::string normalize_bus_id(std::string_view id) {
-  std::string s = to_lower(trim(id));
-  const auto colon = s.find(':');
-  if (colon != std::string::npos && colon > 4 && s.size() - colon == 8) s = s.substr(colon - 4);
-  return s;
-}
-
 Result<NvidiaSmiFacts> parse_nvsmi_xml(std::string_view xml) {
   pugi::xml_document doc;
   const auto res = doc.load_buffer(xml.data(), xml.size(), pugi::parse_default | pugi::parse_doctype);
@@ -239,9 +233,9 @@ Result<NvidiaSmiFacts> parse_nvsmi_text(std::string_view text) {
   std::vector<std::pair<std::string, Node>> gpus;
   NvidiaSmiFacts f;
   for (auto raw : split_lines(text)) {
-    if (trim(raw).empty() || starts_with(trim(raw), "====")) continue;
-    const std::size_t indent = raw.find_first_not_of(' ');
     const auto line = trim(raw);
+    if (line.empty() || starts_with(line, "====")) continue;
+    const std::size_t indent = raw.find_first_not_of(' ');
     if (indent == 0 && starts_with(line, "GPU ") && line.find(':', 4) != std::string_view::npos &&
         line.find(" : ") == std::string_view::npos) {
       gpus.emplace_back(std::string(trim(line.substr(4))), Node{});

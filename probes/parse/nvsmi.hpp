@@ -10,6 +10,4 @@ namespace gpucheck {
 Result<NvidiaSmiFacts> parse_nvsmi_xml(std::string_view xml);
 // Errors: Reason::malformed when no "GPU xxxx:xx:xx.x" section is found.
 Result<NvidiaSmiFacts> parse_nvsmi_text(std::string_view text);
-// "00000000:18:00.0" -> "0000:18:00.0" (sysfs's spelling, lower case).
-std::string normalize_bus_id(std::string_view id);
 }  // namespace gpucheck

@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "parse/nvsmi.hpp"
+#include "util/pci_address.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -53,7 +54,7 @@ std::optional<SmiGpu> first_row(const std::vector<std::string_view>& c) {
   auto bus = words(c[1]);
   if (w.size() < 2 || bus.empty() || bus[0].find(':') == std::string_view::npos) return std::nullopt;
   SmiGpu g;
-  g.pci_bus_id = normalize_bus_id(bus[0]);
+  g.pci_bus_id = normalize_pci_bus_id(bus[0]);
   std::size_t name_end = w.size();
   if (auto p = on_off(w.back())) {
     g.persistence_mode = p;

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "host/root_fs.hpp"
+#include "util/paths.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -45,8 +46,7 @@ std::optional<std::string> expand_search_entry(std::string_view entry, const std
 
 ObjectSearchPath object_search_path(const ElfDynamic& dyn, const std::string& object_path,
                                     const std::string& platform, std::vector<std::string>* unexpanded) {
-  const auto slash = object_path.rfind('/');
-  const std::string origin = slash == std::string::npos || slash == 0 ? "/" : object_path.substr(0, slash);
+  const std::string origin = dir_of(object_path);
   ObjectSearchPath sp;
   auto expand = [&](const std::string& list, std::vector<std::string>& dst) {
     for (auto e : split(list, ':')) {

@@ -8,17 +8,13 @@
 #include <fstream>
 
 #include "host/hosts.hpp"
+#include "util/paths.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string parent_of(const std::string& p) {
-  const auto pos = p.rfind('/');
-  return pos == 0 || pos == std::string::npos ? "/" : p.substr(0, pos);
-}
 
 std::string child_of(const std::string& dir, const std::string& name) {
   return dir == "/" ? "/" + name : dir + "/" + name;
@@ -37,7 +33,7 @@ std::string RecordingHost::trace(const std::string& path) const {
     std::string c = std::move(todo.back());
     todo.pop_back();
     if (c == "..") {
-      done = parent_of(done);
+      done = dir_of(done);
       continue;
     }
     const std::string here = child_of(done, c);
@@ -90,7 +86,7 @@ Result<std::vector<DirEntry>> RecordingHost::list_dir(const std::string& path) c
 Result<std::string> RecordingHost::read_link(const std::string& path) const {
   std::lock_guard lock(record_mutex_);
   auto r = inner_.read_link(path);
-  trace(parent_of(normalize_path(path)));
+  trace(dir_of(normalize_path(path)));
   if (r) links_[normalize_path(path)] = *r;
   else note_problem(path, r.problem());
   return r;
@@ -158,7 +154,7 @@ Result<std::string> RecordingHost::write_snapshot(const std::string& out, const 
   // Canonical paths hold no links, so creating their parents never follows one.
   auto make_parents = [&](const std::string& p) {
     std::error_code e;
-    fs::create_directories(base + parent_of(p), e);
+    fs::create_directories(base + dir_of(p), e);
     return !e;
   };
   auto present = [&](const std::string& p) {

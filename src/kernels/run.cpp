@@ -5,11 +5,12 @@
 #include "kernels/run.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "facts/gpu_inventory.hpp"
 #include "kernels/catalog.hpp"
+#include "matrix/lookup.hpp"
+#include "util/pci_address.hpp"
 #include "util/version.hpp"
 
 namespace gpucheck::kernels {
@@ -28,20 +29,6 @@ std::optional<T> get(const json& j, const char* key) {
   }
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// "00000000:18:00.0" (CUDA) and "0000:18:00.0" (sysfs) name the same device.
-std::string normalize_bus(const std::string& b) {
-  const auto colon = b.find(':');
-  if (colon == std::string::npos) return lower(b);
-  std::string domain = b.substr(0, colon);
-  while (domain.size() > 4 && domain[0] == '0') domain.erase(0, 1);
-  return lower(domain + b.substr(colon));
-}
-
 // The matrix names FP8 and FP6 once; both encodings of each run on the same
 // units. ("fp64" is not an FP6: the encodings are "fp6_e3m2", "fp6_e2m3".)
 std::string matrix_key(const std::string& precision) {
@@ -50,23 +37,17 @@ std::string matrix_key(const std::string& precision) {
   return precision;
 }
 
-const ArchPrecisions* find_arch(const Matrix* m, const std::string& cc) {
-  if (!m) return nullptr;
-  for (auto& a : m->arch_precisions)
-    if (a.compute_capability == cc) return &a;
-  return nullptr;
+const ArchPrecisions* find_arch(const Matrix* m, const std::optional<std::string>& cc) {
+  return m && cc ? find_arch_precisions(*m, *cc) : nullptr;
 }
 
-const GpuModel* find_model(const Matrix* m, const std::string& name, const std::optional<std::string>& pci_id) {
+// The matrix's model of a device: by its PCI id where sysfs gave one, else by name.
+const GpuModel* find_model(const Matrix* m, const std::optional<std::string>& name,
+                           const std::optional<std::string>& pci_id) {
   if (!m) return nullptr;
-  const std::string n = lower(name);
-  // A MIG instance is named after its GPU ("NVIDIA A100-SXM4-40GB MIG 1g.5gb").
-  for (auto& g : m->gpus)
-    if (pci_id && std::find(g.pci_ids.begin(), g.pci_ids.end(), *pci_id) != g.pci_ids.end()) return &g;
-  for (auto& g : m->gpus)
-    for (auto& p : g.name_patterns)
-      if (!p.empty() && n.find(lower(p)) != std::string::npos) return &g;
-  return nullptr;
+  if (pci_id)
+    if (const auto* g = find_gpu_by_pci_id(*m, *pci_id)) return g;
+  return name ? find_gpu_by_name(*m, *name) : nullptr;
 }
 
 // The variants of a precision this device runs, best first: the newest
@@ -139,7 +120,7 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
   Plan plan;
   plan.session = req.session;
   const auto cc = cc_number(gpu.compute_capability.value_or(""));
-  const ArchPrecisions* arch = find_arch(req.matrix, gpu.compute_capability.value_or(""));
+  const ArchPrecisions* arch = find_arch(req.matrix, gpu.compute_capability);
   if (arch) gpu.architecture = arch->architecture;
   for (const auto& p : all_precisions()) {
     if (!req.precisions.empty() && std::find(req.precisions.begin(), req.precisions.end(), p) == req.precisions.end())
@@ -348,7 +329,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
 }
 
 void add_expectations(GpuKernelFacts& gpu, const KernelRequest& req) {
-  const GpuModel* model = find_model(req.matrix, gpu.name.value_or(""),
+  const GpuModel* model = find_model(req.matrix, gpu.name,
                                      gpu.pci_bus_id && req.pci_ids.count(*gpu.pci_bus_id)
                                          ? std::optional<std::string>(req.pci_ids.at(*gpu.pci_bus_id))
                                          : std::nullopt);
@@ -473,7 +454,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
     g.uuid = get<std::string>(d, "uuid");
     g.compute_capability = get<std::string>(d, "compute_capability");
     g.sm_count = get<int>(d, "sm_count");
-    if (auto b = get<std::string>(d, "pci_bus_id")) g.pci_bus_id = normalize_bus(*b);
+    if (auto b = get<std::string>(d, "pci_bus_id")) g.pci_bus_id = normalize_pci_bus_id(*b);
     g.mig = g.name && g.name->find(" MIG ") != std::string::npos;
     g.status = "ran";
     if (auto e = get<std::string>(d, "error")) {
@@ -525,14 +506,18 @@ KernelRequest request_for(const Facts& facts, const Matrix* matrix) {
     if (const auto slash = p.rfind('/'); slash != std::string::npos)
       req.session.nvml = {p.substr(0, slash + 1) + "libnvidia-ml.so.1", "libnvidia-ml.so.1"};
   }
-  for (auto& d : facts.pci) {
-    if (d.kind != "gpu") continue;
-    if (d.vendor == "amd") req.amd_gpus.emplace_back(d.address, d.name.value_or("AMD GPU"));
-    if (d.vendor != "nvidia") continue;
-    req.pcie[d.address] = PcieLinkInfo{d.link.current_gen, d.link.current_width, d.link.max_gen, d.link.max_width};
-    req.pci_ids[d.address] = d.vendor_id + ":" + d.device_id;
+  for (auto& g : gpu_inventory(facts)) {
+    const PciDevice* d = g.pci;
+    if (!d) continue;
+    if (d->vendor == "amd") req.amd_gpus.emplace_back(d->address, d->name.value_or("AMD GPU"));
+    if (d->vendor != "nvidia") continue;
+    // Keyed as the child's devices are (normalised bus ids).
+    req.pcie[g.key] = PcieLinkInfo{d->link.current_gen, d->link.current_width, d->link.max_gen, d->link.max_width};
+    req.pci_ids[g.key] = d->vendor_id + ":" + d->device_id;
   }
-  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) req.cuda_visible_devices = v;
+  // As the probes read it (the host layer), so a snapshot's environment counts, not this process's.
+  if (auto v = facts.software.gpu_env.find("CUDA_VISIBLE_DEVICES"); v != facts.software.gpu_env.end())
+    req.cuda_visible_devices = v->second;
   return req;
 }
 

@@ -5,8 +5,10 @@
 #include <map>
 #include <set>
 
+#include "facts/gpu_inventory.hpp"
 #include "lock/fields.hpp"
 #include "lock/lockfile.hpp"
+#include "util/paths.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -38,52 +40,56 @@ struct GpuSummary {
   std::string source;
 };
 
-GpuSummary nvidia_gpus(const Facts& f) {
+// The lock names the GPUs as the most direct source that saw any of them:
+// nvidia-smi, else the CUDA driver API, else /proc/driver/nvidia, else PCI.
+GpuSummary nvidia_gpus(const std::vector<InventoryGpu>& gpus) {
   GpuSummary g;
-  if (f.cuda) {
-    for (const auto& d : f.cuda->devices)
-      if (d.compute_capability) g.sms.insert(sm_name(*d.compute_capability));
+  std::size_t smi = 0, cuda = 0, proc = 0, pci = 0;
+  for (const auto& x : gpus) {
+    if (x.cuda && x.cuda->compute_capability) g.sms.insert(sm_name(*x.cuda->compute_capability));
+    smi += x.smi != nullptr;
+    cuda += x.cuda != nullptr;
+    proc += x.proc != nullptr;
+    pci += x.pci && x.pci->vendor == "nvidia";
   }
-  if (f.nvidia_smi && !f.nvidia_smi->gpus.empty()) {
-    for (const auto& s : f.nvidia_smi->gpus) {
-      if (s.product_name) g.models.insert(*s.product_name);
-      if (s.architecture) g.archs.insert(*s.architecture);
+  const auto count_from = [&](std::size_t n, const char* source) {
+    g.count = n;
+    g.source = source;
+  };
+  for (const auto& x : gpus) {
+    if (smi) {
+      if (x.smi && x.smi->product_name) g.models.insert(*x.smi->product_name);
+      if (x.smi && x.smi->architecture) g.archs.insert(*x.smi->architecture);
+    } else if (cuda) {
+      if (x.cuda && x.cuda->name) g.models.insert(*x.cuda->name);
+    } else if (proc) {
+      if (x.proc && x.proc->model) g.models.insert(*x.proc->model);
+    } else if (x.pci && x.pci->vendor == "nvidia") {
+      g.models.insert(x.pci->name ? *x.pci->name : x.pci->vendor_id + ":" + x.pci->device_id);
     }
-    g.count = f.nvidia_smi->gpus.size();
-    g.source = "nvidia-smi";
-  } else if (f.cuda && !f.cuda->devices.empty()) {
-    for (const auto& d : f.cuda->devices)
-      if (d.name) g.models.insert(*d.name);
-    g.count = f.cuda->devices.size();
-    g.source = "CUDA driver API";
-  } else if (!f.nvidia_driver.gpus.empty()) {
-    for (const auto& p : f.nvidia_driver.gpus)
-      if (p.model) g.models.insert(*p.model);
-    g.count = f.nvidia_driver.gpus.size();
-    g.source = "/proc/driver/nvidia/gpus";
-  } else {
-    for (const auto& p : f.pci) {
-      if (p.vendor != "nvidia" || p.kind != "gpu") continue;
-      g.models.insert(p.name ? *p.name : p.vendor_id + ":" + p.device_id);
-      ++g.count;
-    }
-    if (g.count) g.source = "PCI";
   }
+  if (smi) count_from(smi, "nvidia-smi");
+  else if (cuda) count_from(cuda, "CUDA driver API");
+  else if (proc) count_from(proc, "/proc/driver/nvidia/gpus");
+  else if (pci) count_from(pci, "PCI");
   return g;
 }
 
-GpuSummary amd_gpus(const Facts& f) {
+GpuSummary amd_gpus(const std::vector<InventoryGpu>& gpus) {
   GpuSummary g;
-  std::size_t pci_count = 0;
-  for (const auto& p : f.pci) {
-    if (p.vendor != "amd" || p.kind != "gpu") continue;
-    g.models.insert(p.name ? *p.name : p.vendor_id + ":" + p.device_id);
-    ++pci_count;
+  std::size_t pci = 0, kfd = 0;
+  for (const auto& x : gpus) {
+    if (x.pci && x.pci->vendor == "amd") {
+      g.models.insert(x.pci->name ? *x.pci->name : x.pci->vendor_id + ":" + x.pci->device_id);
+      ++pci;
+    }
+    if (x.kfd) {
+      ++kfd;
+      if (x.kfd->gfx_target) g.archs.insert(*x.kfd->gfx_target);
+    }
   }
-  for (const auto& n : f.software.rocm.gpu_nodes)
-    if (n.gfx_target) g.archs.insert(*n.gfx_target);
-  g.count = std::max(pci_count, f.software.rocm.gpu_nodes.size());
-  if (g.count) g.source = f.software.rocm.gpu_nodes.empty() ? "PCI" : "KFD topology";
+  g.count = std::max(pci, kfd);
+  if (g.count) g.source = kfd ? "KFD topology" : "PCI";
   return g;
 }
 
@@ -95,7 +101,8 @@ void add(Lock& lock, std::string section, std::string key, Opt value, std::strin
 }
 
 void add_gpus(Lock& lock, const Facts& f) {
-  GpuSummary nv = nvidia_gpus(f), amd = amd_gpus(f);
+  const auto inventory = gpu_inventory(f);
+  GpuSummary nv = nvidia_gpus(inventory), amd = amd_gpus(inventory);
   std::set<std::string> models = nv.models, archs = nv.archs;
   models.insert(amd.models.begin(), amd.models.end());
   archs.insert(amd.archs.begin(), amd.archs.end());
@@ -191,11 +198,6 @@ const LibraryInstall* install_of_path(const Facts& f, std::string_view lib, cons
       if (i.name == lib && i.version && starts_with(i.found_in, wheels)) return &i;
   }
   return nullptr;
-}
-
-std::string dir_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(0, slash);
 }
 
 std::string install_source(const LibraryInstall& i) { return i.version_source.value_or(i.found_in); }

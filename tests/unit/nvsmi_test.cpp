@@ -3,15 +3,21 @@
 #include <catch2/catch.hpp>
 
 #include "parse/nvsmi.hpp"
+#include "util/pci_address.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
 using gpucheck::test::data;
 
 TEST_CASE("bus ids are normalised to sysfs spelling", "[nvsmi]") {
-  CHECK(normalize_bus_id("00000000:18:00.0") == "0000:18:00.0");
-  CHECK(normalize_bus_id("00000000:2A:00.0") == "0000:2a:00.0");
-  CHECK(normalize_bus_id("0000:01:00.0") == "0000:01:00.0");
+  CHECK(normalize_pci_bus_id("00000000:18:00.0") == "0000:18:00.0");
+  CHECK(normalize_pci_bus_id("00000000:2A:00.0") == "0000:2a:00.0");
+  CHECK(normalize_pci_bus_id("0000:01:00.0") == "0000:01:00.0");
+  CHECK(normalize_pci_bus_id(" 0000:01:00.0\n") == "0000:01:00.0");
+  // A domain above 0xffff keeps its digits: it is another device.
+  CHECK(normalize_pci_bus_id("00010000:18:00.0") == "10000:18:00.0");
+  CHECK(normalize_pci_bus_id("CUDA device 3") == "cuda device 3");
+  CHECK(normalize_pci_bus_id("") == "");
 }
 
 TEST_CASE("A100 XML, DTD v12 (driver 535)", "[nvsmi]") {

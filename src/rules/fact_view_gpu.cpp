@@ -1,0 +1,199 @@
+// Each GPU subject's facts: the inventory's sources joined, the matrix's
+// model and architecture, ROCm support, the kernel checks' results.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "facts/clock_events.hpp"
+#include "matrix/lookup.hpp"
+#include "rules/fact_view_parts.hpp"
+#include "util/pci_address.hpp"
+#include "util/strings.hpp"
+#include "util/version.hpp"
+
+namespace gpucheck::fact_view {
+
+namespace {
+
+const GpuModel* model_of(const Matrix& m, const InventoryGpu& g) {
+  if (g.pci) {
+    if (auto* model = find_gpu_by_pci_id(m, g.pci->vendor_id + ":" + g.pci->device_id)) return model;
+  }
+  if (g.smi && g.smi->product_name) return find_gpu_by_name(m, *g.smi->product_name);
+  if (g.cuda && g.cuda->name) return find_gpu_by_name(m, *g.cuda->name);
+  return nullptr;
+}
+
+std::string model_source(const GpuModel& model) {
+  return "matrix: " + model.id + (model.sources.empty() ? "" : " (" + model.sources.front() + ")");
+}
+
+// A ratio as a percentage, to 0.1.
+double percent(double ratio) { return std::round(1000.0 * ratio) / 10.0; }
+
+// Under the sustained run's load: the clock-event reasons NVML gave in any
+// sample, and the lowest interval's rate as a percentage of the first's.
+void sustained_facts(const SustainedRun& run, const std::string& src, FactMap& g) {
+  const std::string where = src + ", sustained " + run.precision;
+  const SustainedSummary sum = summarize(run);
+  if (sum.reasons) g["gpu.sustained_clock_events"] = F::of_list(clock_event_names(*sum.reasons), where);
+  if (sum.first_tflops && *sum.first_tflops > 0 && run.samples.size() > 1)
+    g["gpu.sustained_rate_low_percent"] = F::of_number(percent(*sum.lowest_tflops / *sum.first_tflops), where);
+}
+
+// Rates against the datasheet and the PCIe link, of a whole GPU: the FP32
+// FMA check (the CUDA cores' peak, where no choice of instruction stands
+// between a kernel and the datasheet, as it does for the tensor cores), the
+// device copy, and the slower host transfer direction. A MIG instance has
+// only part of the GPU, so it gives none.
+void rate_facts(const GpuKernelFacts& kg, const std::string& src, FactMap& g) {
+  for (auto& c : kg.checks)
+    if (c.precision == "fp32" && c.status == "passed" && c.ratio)
+      g["gpu.fp32_rate_percent"] = F::of_number(percent(*c.ratio), src + ", fp32 " + c.kernel.value_or(""));
+  std::optional<double> host;
+  for (auto& b : kg.bandwidth) {
+    if (b.status != "passed" || !b.ratio) continue;
+    const std::string where = src + ", " + b.kind + " against " + b.expected_source.value_or("?");
+    if (b.kind == "device_copy") g["gpu.copy_bandwidth_percent"] = F::of_number(percent(*b.ratio), where);
+    if (b.kind != "device_copy" && (!host || *b.ratio < *host)) {
+      host = *b.ratio;
+      g["gpu.host_transfer_percent"] = F::of_number(percent(*b.ratio), where);
+    }
+  }
+}
+
+}  // namespace
+
+FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
+  FactMap out;
+  out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? g.smi_source : "CUDA driver API");
+  std::string vendor;
+  if (g.pci) {
+    vendor = g.pci->vendor;
+    out["gpu.pci_id"] = F::of_text(g.pci->vendor_id + ":" + g.pci->device_id, g.pci->source);
+    out["gpu.kernel_driver"] = F::of_text(g.pci->driver.value_or("none"), g.pci->source + "/driver");
+    if (g.pci->link.current_width) out["gpu.pcie_width"] = F::of_number(*g.pci->link.current_width, g.pci->source + "/current_link_width");
+    if (g.pci->link.max_width) out["gpu.pcie_width_max"] = F::of_number(*g.pci->link.max_width, g.pci->source + "/max_link_width");
+    if (g.pci->link.current_gen) out["gpu.pcie_gen"] = F::of_number(*g.pci->link.current_gen, g.pci->source + "/current_link_speed");
+    if (g.pci->link.max_gen) out["gpu.pcie_gen_max"] = F::of_number(*g.pci->link.max_gen, g.pci->source + "/max_link_speed");
+  }
+  if (g.smi || g.cuda) vendor = "nvidia";
+  if (g.kfd) vendor = "amd";
+  if (!vendor.empty()) out["gpu.vendor"] = F::of_text(vendor, out["gpu.address"].source);
+  std::optional<std::string> name;
+  std::string name_src;
+  if (g.smi && g.smi->product_name) name = g.smi->product_name, name_src = g.smi_source;
+  else if (g.cuda && g.cuda->name) name = g.cuda->name, name_src = "cuDeviceGetName";
+  else if (g.kfd && g.kfd->name) name = g.kfd->name, name_src = g.kfd->source;
+  else if (g.pci && g.pci->name) name = g.pci->name, name_src = "pci.ids";
+  if (name) out["gpu.name"] = F::of_text(*name, name_src);
+  const GpuModel* model = model_of(m, g);
+  if (model) {
+    out["gpu.model"] = F::of_text(model->id, model_source(*model));
+    out["gpu.architecture"] = F::of_text(model->architecture, model_source(*model));
+    out["gpu.data_center"] = F::of_bool(model->data_center, model_source(*model));
+    if (model->gfx_target) out["gpu.gfx_target"] = F::of_text(*model->gfx_target, model_source(*model));
+    if (!name) out["gpu.name"] = F::of_text(model->name, model_source(*model));
+  }
+  if (g.kfd && g.kfd->gfx_target) out["gpu.gfx_target"] = F::of_text(*g.kfd->gfx_target, g.kfd->source);
+  if (g.cuda && g.cuda->compute_capability) out["gpu.compute_capability"] = F::of_version(*g.cuda->compute_capability, "cuDeviceGetAttribute");
+  else if (model && model->compute_capability) out["gpu.compute_capability"] = F::of_version(*model->compute_capability, model_source(*model));
+  if (auto cc = out.find("gpu.compute_capability"); cc != out.end()) {
+    if (auto* a = find_arch_precisions(m, cc->second.text)) {
+      out["gpu.precisions"] = F::of_list(a->precisions, "matrix: compute capability " + a->compute_capability + " (" + a->sources.front() + ")");
+      if (!model) out["gpu.architecture"] = F::of_text(a->architecture, "matrix: compute capability " + a->compute_capability);
+    }
+  }
+  if (g.cuda && g.cuda->memory_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), "cuDeviceTotalMem");
+  else if (g.smi && g.smi->memory_total_mib) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.smi->memory_total_mib) / 1024.0, g.smi_source);
+  else if (g.kfd && g.kfd->vram_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.kfd->vram_bytes) / (1ull << 30), g.kfd->source);
+  if (g.smi) {
+    const auto& s = *g.smi;
+    const std::string src = "nvidia-smi (GPU " + s.pci_bus_id + ")";
+    if (s.mig_mode_current) out["gpu.mig_mode"] = F::of_text(*s.mig_mode_current, src);
+    if (s.ecc_volatile.uncorrected) out["gpu.ecc_uncorrected_volatile"] = F::of_number(static_cast<double>(*s.ecc_volatile.uncorrected), src);
+    if (s.ecc_aggregate.uncorrected) out["gpu.ecc_uncorrected_aggregate"] = F::of_number(static_cast<double>(*s.ecc_aggregate.uncorrected), src);
+    if (s.retired_pages_pending) out["gpu.retired_pages_pending"] = F::of_bool(*s.retired_pages_pending, src);
+    if (s.remapped_rows_pending) out["gpu.remapped_rows_pending"] = F::of_bool(*s.remapped_rows_pending, src);
+    if (s.remapped_rows_failure) out["gpu.remapped_rows_failure"] = F::of_bool(*s.remapped_rows_failure, src);
+    if (!s.clock_event_reasons.empty()) {
+      std::vector<std::string> active;
+      for (auto& [reason, on] : s.clock_event_reasons)
+        if (on) active.push_back(reason);
+      out["gpu.clock_events"] = F::of_list(active, src);
+    }
+    // nvidia-smi's view of the link is the GPU's own; it wins over sysfs.
+    if (s.pcie_gen_current) out["gpu.pcie_gen"] = F::of_number(*s.pcie_gen_current, src);
+    if (s.pcie_gen_max) out["gpu.pcie_gen_max"] = F::of_number(*s.pcie_gen_max, src);
+    if (s.pcie_width_current) out["gpu.pcie_width"] = F::of_number(*s.pcie_width_current, src);
+    if (s.pcie_width_max) out["gpu.pcie_width_max"] = F::of_number(*s.pcie_width_max, src);
+    if (s.fabric_state) out["gpu.fabric_state"] = F::of_text(*s.fabric_state, src);
+    if (s.fabric_status) out["gpu.fabric_status"] = F::of_text(*s.fabric_status, src);
+  }
+  return out;
+}
+
+// What the matrix says of the installed ROCm release: its supported gfx
+// targets on the host, and on each GPU whether its target is among them.
+// No installed version, a release the matrix does not list, or a GPU without
+// a gfx target leaves the facts out: unknown, so no rule fires on a guess.
+void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gpus) {
+  const auto installed = host.find("rocm.version");
+  if (installed == host.end()) return;
+  const RocmRelease* r = find_rocm_release(m, installed->second.text);
+  if (!r) return;
+  const std::string src = "matrix: ROCm " + r->version + " (" + r->sources.front() + ")";
+  host["rocm.release_gfx_targets"] = F::of_list(r->gfx_targets, src);
+  host["rocm.release_deprecated_gfx_targets"] = F::of_list(r->deprecated_gfx_targets, src);
+  for (auto& g : gpus) {
+    const auto gfx = g.find("gpu.gfx_target");
+    if (gfx == g.end()) continue;
+    const bool deprecated = lists(r->deprecated_gfx_targets, gfx->second.text);
+    const std::string why = src + "; " + gfx_processor(gfx->second.text) + " from " + gfx->second.source;
+    g["gpu.rocm_release_supports_gfx"] = F::of_bool(deprecated || lists(r->gfx_targets, gfx->second.text), why);
+    g["gpu.rocm_release_deprecates_gfx"] = F::of_bool(deprecated, why);
+  }
+}
+
+// The kernel checks' verdicts, on the GPU they ran on (by PCI address; MIG
+// instances of one GPU add up).
+void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
+  if (!f.kernels) return;
+  const std::string src = "gpucheck kernels (" + f.kernels->library.value_or("libcuda") + ")";
+  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> by_address;  // passed, failed
+  std::map<std::string, const SustainedRun*> sustained;
+  // A GPU that ran as itself; null where MIG instances ran on it.
+  std::map<std::string, const GpuKernelFacts*> whole;
+  for (auto& kg : f.kernels->gpus) {
+    if (!kg.pci_bus_id || kg.status != "ran") continue;
+    const std::string key = normalize_pci_bus_id(*kg.pci_bus_id);
+    auto& [passed, failed] = by_address[key];
+    for (auto& c : kg.checks) {
+      if (!judged(c)) continue;
+      if (c.status == "passed") passed.push_back(c.precision);
+      else failed.push_back(c.precision + " (" + c.status + ")");
+    }
+    if (kg.sustained && !kg.sustained->samples.empty()) sustained[key] = &*kg.sustained;
+    if (kg.mig) whole[key] = nullptr;
+    else whole.try_emplace(key, &kg);
+  }
+  for (auto& g : gpus) {
+    const auto a = g.find("gpu.address");
+    if (a == g.end()) continue;
+    const std::string key = normalize_pci_bus_id(a->second.text);
+    if (const auto k = by_address.find(key); k != by_address.end()) {
+      g["gpu.kernel_checks_passed"] = F::of_list(k->second.first, src);
+      g["gpu.kernel_checks_failed"] = F::of_list(k->second.second, src);
+    }
+    if (const auto s = sustained.find(key); s != sustained.end()) sustained_facts(*s->second, src, g);
+    if (const auto w = whole.find(key); w != whole.end() && w->second) rate_facts(*w->second, src, g);
+  }
+}
+
+std::string gpu_label(const FactMap& g) {
+  std::string s = "GPU " + g.at("gpu.address").text;
+  if (auto it = g.find("gpu.name"); it != g.end()) s += " (" + it->second.text + ")";
+  return s;
+}
+
+}  // namespace gpucheck::fact_view

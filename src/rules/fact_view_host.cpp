@@ -1,0 +1,172 @@
+// The host subject's facts: the driver (kernel module, userspace, its CUDA),
+// the CUDA toolkits and libraries, containers and visible devices.
+#include <algorithm>
+#include <map>
+
+#include "matrix/lookup.hpp"
+#include "rules/fact_view_parts.hpp"
+#include "util/strings.hpp"
+#include "util/version.hpp"
+
+namespace gpucheck::fact_view {
+
+namespace {
+
+bool has_note(const Facts& f, std::string_view subject, std::string_view item, Reason reason) {
+  return std::any_of(f.notes.begin(), f.notes.end(), [&](const Note& n) {
+    return n.subject == subject && n.item == item && n.problem.reason == reason;
+  });
+}
+
+// The newest CUDA release whose toolkit driver this driver meets.
+std::optional<std::string> cuda_of_driver(const Matrix& m, const Version& driver) {
+  std::optional<Version> best;
+  for (auto& r : m.cuda_releases) {
+    auto need = Version::parse(r.min_driver_linux);
+    auto v = Version::parse(r.version);
+    if (need && v && *need <= driver && (!best || *best < *v)) best = *v;
+  }
+  if (!best) return std::nullopt;
+  return std::to_string(best->major()) + "." + std::to_string(best->minor());
+}
+
+}  // namespace
+
+void host_driver_facts(const Facts& f, const Matrix& m, FactMap& out) {
+  const auto& km = f.nvidia_driver.kernel_module;
+  if (km.version) out["driver.kernel_module"] = F::of_version(*km.version, km.source);
+  const auto& lib = f.nvidia_driver.libcuda;
+  if (lib.version) out["driver.userspace"] = F::of_version(*lib.version, lib.real_path.value_or(lib.path.value_or(lib.soname)));
+  if (km.version) out["driver.version"] = out["driver.kernel_module"];
+  else if (f.nvidia_smi && f.nvidia_smi->driver_version)
+    out["driver.version"] = F::of_version(*f.nvidia_smi->driver_version, f.nvidia_smi->source);
+  else if (lib.version) out["driver.version"] = out["driver.userspace"];
+  // A report may state the driver's CUDA without its version (torch's "driver
+  // on your system is too old (found version 11040)").
+  if (f.cuda && f.cuda->driver_version)
+    out["driver.cuda"] = F::of_version(*f.cuda->driver_version,
+                                       f.cuda->library ? "cuDriverGetVersion (" + *f.cuda->library + ")"
+                                       : f.from_report ? "the report (the driver's CUDA version as the framework read it)"
+                                                       : "cuDriverGetVersion (libcuda)");
+  else if (f.nvidia_smi && f.nvidia_smi->cuda_version)
+    out["driver.cuda"] = F::of_version(*f.nvidia_smi->cuda_version, f.nvidia_smi->source);
+  if (auto it = out.find("driver.version"); it != out.end()) {
+    if (auto v = Version::parse(it->second.text)) {
+      out["driver.branch"] = F::of_number(static_cast<double>(v->major()), it->second.source);
+      if (!out.count("driver.cuda"))
+        if (auto c = cuda_of_driver(m, *v))
+          out["driver.cuda"] = F::of_version(*c, "matrix: the newest CUDA release whose toolkit driver is at most " + v->text());
+    }
+  }
+  if (lib.path) {
+    const std::string where = lib.real_path.value_or(*lib.path);
+    out["libcuda.found"] = F::of_bool(true, where);
+    out["libcuda.stub"] = F::of_bool(lib.stub, where);
+    out["libcuda.compat"] = F::of_bool(lib.compat, where);
+  } else if (has_note(f, "nvidia_userspace", "libcuda.so.1", Reason::absent)) {
+    out["libcuda.found"] = F::of_bool(false, "the loader's search (LD_LIBRARY_PATH, /etc/ld.so.cache, default directories)");
+  }
+  if (f.cuda && f.cuda->init_code && *f.cuda->init_code != 0)
+    out["cuda.init_error"] = F::of_text(f.cuda->init_name.value_or("CUDA error " + std::to_string(*f.cuda->init_code)),
+                                        "cuInit (" + f.cuda->library.value_or("libcuda") + ")");
+  for (auto& s : f.services) {
+    if (s.name != "nvidia-fabricmanager") continue;
+    out["fabric_manager.installed"] = F::of_bool(s.installed, s.source);
+    out["fabric_manager.running"] = F::of_bool(s.running, s.source);
+    if (s.version) out["fabric_manager.version"] = F::of_version(*s.version, s.source);
+  }
+}
+
+void host_software_facts(const Facts& f, const Matrix& m, FactMap& out) {
+  const auto& sw = f.software;
+  std::vector<std::string> versions, majors;
+  for (auto& t : sw.toolkits) {
+    if (!t.version) continue;
+    versions.push_back(*t.version);
+    if (auto v = Version::parse(*t.version)) {
+      const auto major = std::to_string(v->major());
+      if (std::find(majors.begin(), majors.end(), major) == majors.end()) majors.push_back(major);
+    }
+    if (!t.active) continue;
+    const std::string src = t.version_source.value_or(t.root);
+    out["toolkit.active"] = F::of_version(*t.version, src);
+    if (auto v = Version::parse(*t.version)) {
+      out["toolkit.active_major"] = F::of_number(static_cast<double>(v->major()), src);
+      if (auto* rel = find_cuda_release(m, *t.version))
+        out["toolkit.active_min_driver"] = F::of_version(rel->min_driver_linux, "matrix: CUDA " + rel->version + " (" + rel->sources.front() + ")");
+      if (auto* fam = find_cuda_family(m, static_cast<int>(v->major())); fam && fam->minor_compat_min_driver)
+        out["toolkit.active_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver,
+                                                                "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")");
+    }
+  }
+  if (!sw.toolkits.empty()) {
+    out["toolkit.versions"] = F::of_list(versions, "CUDA toolkits found");
+    out["toolkit.majors"] = F::of_list(majors, "CUDA toolkits found");
+  }
+  const auto& c = f.system.container;
+  if (c.runtime) out["container.runtime"] = F::of_text(*c.runtime, join(c.evidence, "; "));
+  if (c.ngc) {
+    const std::string src = "the image's environment (NVIDIA_*_VERSION)";
+    if (c.ngc->framework) out["container.ngc.framework"] = F::of_text(*c.ngc->framework, src);
+    if (c.ngc->version) out["container.ngc.release"] = F::of_version(*c.ngc->version, src);
+    if (c.ngc->cuda_version) out["container.ngc.cuda"] = F::of_version(*c.ngc->cuda_version, src);
+    if (c.ngc->framework && c.ngc->version) {
+      for (auto* r : find_ngc_releases(m, *c.ngc->framework)) {
+        if (r->release != *c.ngc->version) continue;
+        const std::string msrc = "matrix: NGC " + r->framework + " " + r->tag + " (" + r->sources.front() + ")";
+        out["container.ngc.min_driver"] = F::of_version(r->min_driver, msrc);
+        auto d = out.find("driver.version");
+        if (d == out.end()) break;
+        auto dv = Version::parse(d->second.text);
+        bool ok = false;
+        for (auto& b : r->forward_compat_branches) {
+          auto bv = Version::parse(b);
+          ok = ok || (dv && bv && dv->major() == bv->major() && *bv <= *dv);
+        }
+        if (dv) out["container.ngc.forward_compat_ok"] = F::of_bool(ok, msrc);
+        break;
+      }
+    }
+  }
+  if (sw.container_toolkit_injected || !sw.container_toolkit_evidence.empty())
+    out["container.toolkit_injected"] = F::of_bool(sw.container_toolkit_injected, join(sw.container_toolkit_evidence, "; "));
+  for (auto& [name, value] : sw.gpu_env) out["env." + name] = F::of_text(value, "environment");
+  const auto& r = sw.rocm;
+  for (auto& [name, value] : r.env) out["env." + name] = F::of_text(value, "environment");
+  for (auto& i : r.installs)
+    if (i.version && (i.active || r.installs.size() == 1)) out["rocm.version"] = F::of_version(*i.version, i.version_source.value_or(i.root));
+  std::vector<std::string> gfx;
+  for (auto& n : r.gpu_nodes)
+    if (n.gfx_target && std::find(gfx.begin(), gfx.end(), *n.gfx_target) == gfx.end()) gfx.push_back(*n.gfx_target);
+  if (!gfx.empty()) out["rocm.gfx_targets"] = F::of_list(gfx, "/sys/class/kfd/kfd/topology/nodes");
+  if (f.system.os.id) out["os.id"] = F::of_text(*f.system.os.id, f.system.os.source);
+  if (f.system.os.version_id) out["os.version_id"] = F::of_version(*f.system.os.version_id, f.system.os.source);
+  if (f.kernel_log.read) {
+    std::vector<std::string> codes;
+    for (auto& e : f.kernel_log.xid_events) {
+      const auto x = std::to_string(e.xid);
+      if (std::find(codes.begin(), codes.end(), x) == codes.end()) codes.push_back(x);
+    }
+    out["xid.codes"] = F::of_list(codes, f.kernel_log.source);
+  }
+}
+
+void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out) {
+  auto it = f.software.gpu_env.find("CUDA_VISIBLE_DEVICES");
+  if (it == f.software.gpu_env.end()) return;
+  std::vector<std::string> entries, out_of_range;
+  bool mig = false;
+  for (auto e : split(it->second, ',')) {
+    const std::string s(trim(e));
+    entries.push_back(s);
+    if (starts_with(s, "MIG-")) mig = true;
+    // CUDA stops at the first entry that is not a valid device.
+    if (auto n = parse_int(s); n && (*n < 0 || (nvidia_count > 0 && static_cast<std::size_t>(*n) >= nvidia_count)))
+      out_of_range.push_back(s);
+  }
+  out["visible.indices"] = F::of_list(entries, "CUDA_VISIBLE_DEVICES");
+  out["visible.names_mig"] = F::of_bool(mig, "CUDA_VISIBLE_DEVICES");
+  if (nvidia_count > 0) out["visible.out_of_range"] = F::of_list(out_of_range, "CUDA_VISIBLE_DEVICES");
+}
+
+}  // namespace gpucheck::fact_view

@@ -1,0 +1,45 @@
+// The pieces of build_subjects (fact_view.cpp), one file a subject: the
+// host (fact_view_host.cpp), each GPU (fact_view_gpu.cpp), each Python
+// environment and framework build (fact_view_python.cpp). Internal to rules.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "facts/facts.hpp"
+#include "facts/gpu_inventory.hpp"
+#include "matrix/matrix.hpp"
+#include "rules/fact_value.hpp"
+
+namespace gpucheck::fact_view {
+
+using F = FactValue;
+
+// A gfx target id may carry features ("gfx90a:sramecc+:xnack-"); build lists name processors.
+inline std::string gfx_processor(const std::string& target) { return target.substr(0, target.find(':')); }
+
+// Whether a build's list of gfx targets covers this GPU's.
+inline bool lists(const std::vector<std::string>& targets, const std::string& gfx) {
+  return std::find(targets.begin(), targets.end(), gfx_processor(gfx)) != targets.end();
+}
+
+// fact_view_host.cpp: the host subject.
+void host_driver_facts(const Facts& f, const Matrix& m, FactMap& out);
+void host_software_facts(const Facts& f, const Matrix& m, FactMap& out);
+void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out);
+
+// fact_view_gpu.cpp: one subject per inventory GPU; then the ROCm release's
+// and the kernel checks' facts added to them; "GPU 0000:18:00.0".
+FactMap gpu_facts(const InventoryGpu& g, const Matrix& m);
+void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gpus);
+void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus);
+std::string gpu_label(const FactMap& g);
+
+// fact_view_python.cpp: environments, framework builds, a build on a GPU.
+FactMap env_facts(const PythonEnv& e);
+FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matrix& m);
+void build_on_gpu_facts(const FactMap& fw, const FactMap& gpu, FactMap& out);
+void builds_for_gpu_facts(const Matrix& m, const std::string& framework, const FactMap& gpu, FactMap& out);
+
+}  // namespace gpucheck::fact_view
