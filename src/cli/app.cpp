@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/build_info.hpp"
 #include "host/hosts.hpp"
 #include "importers/import_report.hpp"
 #include "kernels/run.hpp"
@@ -72,11 +73,9 @@ std::optional<std::string> read_report(const std::string& path) {
   return text;
 }
 
-std::string imported_format;  // set by acquire_facts for facts_origin
-
 }  // namespace
 
-std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts) {
+std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts, std::string* origin) {
   if (!g.from.empty()) {
     if (g.root != "/") {
       std::cerr << "gpucheck: --from and --root cannot be used together: the facts come from one or the other\n";
@@ -90,13 +89,14 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
       std::cerr << "gpucheck: --from " << p.where << ": " << p.detail << "\n";
       return std::nullopt;
     }
-    imported_format = std::string(to_string(imported->format));
+    if (origin) *origin = "--from " + g.from + " (" + std::string(to_string(imported->format)) + ")";
     Facts facts = std::move(imported).value().facts;
     facts.from_report = true;
     return facts;
   }
   auto host = open_root_or_report(g);
   if (!host) return std::nullopt;
+  if (origin) *origin = g.root == "/" ? "this host" : "--root " + g.root;
   return run_probes(*host, opts);
 }
 
@@ -161,12 +161,6 @@ void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::K
   req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
 }
 
-std::string facts_origin(const GlobalOptions& g) {
-  if (!g.from.empty()) return "--from " + g.from + (imported_format.empty() ? "" : " (" + imported_format + ")");
-  if (g.root != "/") return "--root " + g.root;
-  return "this host";
-}
-
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
   auto k = load_knowledge(g.matrix);
   if (!k) {
@@ -177,19 +171,43 @@ std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
   return std::move(k).value();
 }
 
+namespace {
+
+constexpr const char* kAbout =
+    "gpucheck: will a training job run on this machine, at full speed, on the stack your team pinned?\n\n"
+    "Reads the GPUs, the NVIDIA driver, the CUDA driver API, nvidia-smi, the CUDA toolkits and libraries and\n"
+    "the Python frameworks (without importing them), judges them against a built-in compatibility matrix of\n"
+    "known-bad combinations, and says what to fix. Any Linux host, with or without a GPU.\n\n"
+    "Examples:\n"
+    "  gpucheck                                  the same as `gpucheck check`\n"
+    "  gpucheck check --json                     findings and the stack, for launchers (exit 1 on an error)\n"
+    "  gpucheck check --gpus 8 --require bf16 --min-memory 80G   a pre-flight gate for an 8-GPU bf16 job\n"
+    "  gpucheck check --kernels                  also prove each precision on the GPUs\n"
+    "  gpucheck check --from issue.txt           judge a pasted collect_env or nvidia-smi report\n"
+    "  gpucheck explain \"no kernel image is available for execution on the device\"\n"
+    "  gpucheck recommend                        the NGC containers this driver and these GPUs run\n"
+    "  gpucheck lock && gpucheck verify          pin this node's stack, check another node against it\n"
+    "  gpucheck snapshot --out node17            record what the probes read, for a bug report\n"
+    "  gpucheck --root node17 check              judge that snapshot as if on that machine\n\n"
+    "Exit codes: 0 pass, 1 findings that fail (check, verify, kernels), 2 gpucheck could not run.\n"
+    "Docs: docs/ in the source tree (check-output.md, exit-codes.md, rules.md).";
+
+// "gpucheck 0.1.0 (commit …)" and the matrix in use, its version and date.
+std::string version_text(const GlobalOptions& g) {
+  std::string out = std::string("gpucheck ") + GPUCHECK_VERSION + " (commit " + kGitCommit + ")\n";
+  const auto k = load_knowledge(g.matrix);
+  if (!k) return out + "matrix: not valid: " + k.problem().where + ": " + k.problem().detail + "\n";
+  const Matrix& m = k->matrix;
+  return out + "matrix " + m.version + " (" + m.date + "), " + (g.matrix.empty() ? "built in" : "from " + g.matrix) + "\n";
+}
+
+}  // namespace
+
 int run_app(int argc, char** argv) {
-  CLI::App app{
-      "gpucheck: will a training job run on this machine, at full speed, on the stack your team pinned?\n\n"
-      "Reads the GPUs, the NVIDIA driver (kernel module and userspace), the CUDA driver API and\n"
-      "nvidia-smi, without importing any framework. Works on any Linux host, with or without a GPU.\n\n"
-      "Examples:\n"
-      "  gpucheck probe                      what this machine has, for a person\n"
-      "  gpucheck probe --json               the same as JSON (schema: docs/facts-schema.md)\n"
-      "  gpucheck snapshot --out node17      record what the probes read, for a bug report\n"
-      "  gpucheck probe --root node17        replay a snapshot as if on that machine\n",
-      "gpucheck"};
-  app.set_version_flag("--version", std::string("gpucheck ") + GPUCHECK_VERSION);
+  CLI::App app{kAbout, "gpucheck"};
   GlobalOptions g;
+  bool version = false;
+  app.add_flag("--version", version, "Print gpucheck's version and commit, and the matrix's version and date");
   app.add_option("--root", g.root,
                  "Read the machine from this directory: a snapshot (see `gpucheck snapshot`) or a mounted image")
       ->type_name("DIR");
@@ -223,6 +241,10 @@ int run_app(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitUsage;
+  }
+  if (version) {
+    std::cout << version_text(g);
+    return kExitOk;
   }
   if (!action) {
     // A bare `gpucheck` is `gpucheck check`.

@@ -11,6 +11,7 @@
 
 #include "host/host.hpp"
 #include "probe.hpp"
+#include "cli/run_app.hpp"
 #include "rules/knowledge.hpp"
 
 namespace gpucheck {
@@ -21,7 +22,7 @@ struct KernelRequest;
 
 // Exit codes are an API for launchers (docs/exit-codes.md).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFindings = 1;  // reserved for `check` and `verify`
+inline constexpr int kExitFindings = 1;  // check, verify, kernels, matrix validate: what was judged failed
 inline constexpr int kExitUsage = 2;     // gpucheck itself could not run
 
 struct GlobalOptions {
@@ -52,9 +53,9 @@ std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);
 
 // The facts a verdict is about: probed from --root (the live host by
 // default), or read from --from FILE. Prints why on failure (exit code 2).
-std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts);
-// What the facts are of, for reports: "this host", "--root DIR", "--from FILE (PyTorch collect_env)".
-std::string facts_origin(const GlobalOptions& g);
+// `origin`, when given, receives what they are of, for reports: "this host",
+// "--root DIR", "--from FILE (PyTorch collect_env)".
+std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts, std::string* origin = nullptr);
 
 // For what runs on the live machine only: false, after saying why, under
 // --root or --from.
@@ -81,7 +82,5 @@ void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::K
 
 // The matrix and its rules (--matrix, else embedded), or prints why not (exit code 2).
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
-
-int run_app(int argc, char** argv);
 
 }  // namespace gpucheck

@@ -79,7 +79,8 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       ProbeOptions opts = g.probe_options();
       opts.deep = f->deep;
       opts.pythons = f->pythons;
-      auto facts = acquire_facts(g, opts);
+      std::string origin;
+      auto facts = acquire_facts(g, opts, &origin);
       if (!facts) return kExitUsage;
       if (f->kernels) {
         auto kreq = kernels::request_for(*facts, &knowledge->matrix);
@@ -93,7 +94,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       if (f->gpus > 0) req.gpus = f->gpus;
       const Verdict v = judge(*facts, *knowledge, req);
       const bool failed = v.fails(f->strict);
-      CheckReport r{*facts, v.findings, knowledge->matrix, f->strict, failed, facts_origin(g)};
+      CheckReport r{*facts, v.findings, knowledge->matrix, f->strict, failed, origin};
       ReportOptions o{g.use_color() && !f->json, GPUCHECK_VERSION};
       std::cout << (f->json ? render_check_json(r, o) : render_check_text(r, o));
       return failed ? kExitFindings : kExitOk;

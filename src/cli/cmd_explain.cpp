@@ -21,13 +21,14 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action) 
     action = [&g, message, json] {
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
-      auto facts = acquire_facts(g, g.probe_options());
+      std::string origin;
+      auto facts = acquire_facts(g, g.probe_options(), &origin);
       if (!facts) return kExitUsage;
       const auto subjects = build_subjects(*facts, knowledge->matrix);
       const auto e = explain(*message, knowledge->rules, subjects);
       if (*json) {
         auto j = explanations_json(*message, e);
-        j["source"] = facts_origin(g);
+        j["source"] = origin;
         std::cout << j.dump(2) << "\n";
       } else {
         std::cout << render_explanations_text(*message, e, ReportOptions{g.use_color(), GPUCHECK_VERSION});

@@ -17,7 +17,8 @@ void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action
     action = [&g, json] {
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
-      auto facts = acquire_facts(g, g.probe_options());
+      std::string origin;
+      auto facts = acquire_facts(g, g.probe_options(), &origin);
       if (!facts) return kExitUsage;
       const auto rec = recommend_ngc(*facts, knowledge->matrix);
       if (*json) {
@@ -25,7 +26,7 @@ void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action
         j["schema"] = "gpucheck.recommend/1";
         j["gpucheck_version"] = GPUCHECK_VERSION;
         j["matrix"] = {{"version", knowledge->matrix.version}, {"origin", knowledge->matrix.origin}};
-        j["source"] = facts_origin(g);
+        j["source"] = origin;
         j["recommendations"] = recommendations_json(rec);
         std::cout << j.dump(2) << "\n";
       } else {

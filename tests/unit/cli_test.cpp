@@ -6,6 +6,7 @@
 
 #include "host/ld_cache.hpp"
 #include "host/process.hpp"
+#include "gpucheck_run.hpp"
 #include "test_support.hpp"
 #include "util/strings.hpp"
 
@@ -15,12 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-CommandResult gpucheck_run(const std::vector<std::string>& args) {
-  auto r = run_process(GPUCHECK_BINARY, args, Millis(60000));
-  REQUIRE(r);
-  REQUIRE_FALSE(r->timed_out);
-  return *r;
-}
+CommandResult gpucheck_run(const std::vector<std::string>& args) { return gpucheck::test::run_gpucheck(args); }
 
 // What this machine really has, read here independently of gpucheck.
 bool host_has_nvidia_pci_device() {
@@ -84,6 +80,31 @@ TEST_CASE("the text report says the same for a person", "[cli][real-host]") {
   CHECK(r.out.find("\x1b[") == std::string::npos);
   auto colored = gpucheck_run({"--color", "always", "probe"});
   CHECK(colored.out.find("\x1b[") != std::string::npos);
+}
+
+TEST_CASE("the version flag names the commit and the matrix in use", "[cli]") {
+  auto v = gpucheck_run({"--version"});
+  REQUIRE(v.exit_code == 0);
+  CHECK_THAT(v.out, Catch::Contains("gpucheck " GPUCHECK_VERSION " (commit "));
+  CHECK_THAT(v.out, Catch::Contains("), built in\n"));
+  const auto matrix = nlohmann::json::parse(gpucheck::test::read_file(gpucheck::test::source_path("matrix/matrix.json")));
+  CHECK_THAT(v.out, Catch::Contains("matrix " + matrix.at("version").get<std::string>() + " (" +
+                                    matrix.at("date").get<std::string>() + ")"));
+  auto given = gpucheck_run({"--matrix", gpucheck::test::source_path("matrix"), "--version"});
+  CHECK_THAT(given.out, Catch::Contains("from " + gpucheck::test::source_path("matrix")));
+  auto broken = gpucheck_run({"--matrix", "/no/such/matrix", "--version"});
+  CHECK(broken.exit_code == 0);  // the version is still printed; the matrix is said to be unusable
+  CHECK_THAT(broken.out, Catch::Contains("matrix: not valid: "));
+}
+
+TEST_CASE("the help teaches today's commands", "[cli]") {
+  auto h = gpucheck_run({"--help"});
+  REQUIRE(h.exit_code == 0);
+  for (const char* cmd : {"gpucheck check --json", "gpucheck check --kernels", "gpucheck check --from", "gpucheck explain",
+                          "gpucheck recommend", "gpucheck lock", "gpucheck snapshot", "--root node17 check", "Exit codes"}) {
+    INFO(cmd);
+    CHECK_THAT(h.out, Catch::Contains(cmd));
+  }
 }
 
 TEST_CASE("exit codes", "[cli]") {
