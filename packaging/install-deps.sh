@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  nlohmann-json3-dev libpugixml-dev libcurl4-openssl-dev libcli11-dev  # build
+  nlohmann-json3-dev libpugixml-dev libcli11-dev ccache               # build (ccache: used when present)
   catch2                                                              # tests (Catch2 v2)
   pciutils                                                            # pci.ids, for device names
   librocm-smi64-1                                                     # ROCm SMI, loaded (never linked) by the ROCm probe's test

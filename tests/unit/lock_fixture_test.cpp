@@ -9,6 +9,7 @@
 #include "lock/lockfile.hpp"
 #include "probe.hpp"
 #include "rules/verdict.hpp"
+#include "gpucheck_run.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -193,11 +194,7 @@ TEST_CASE("gpucheck lock / verify: exit codes 0, 1, 2, lock -o leaves an invalid
   TempDir tmp;
   const std::string lockfile = (tmp.path() / "stack.lock").string();
   const fs::path root = copy_fixture(tmp, "h100-sxm-8gpu");
-  auto run = [&](std::vector<std::string> args) {
-    auto r = run_process(GPUCHECK_BINARY, args, Millis(60000));
-    REQUIRE(r);
-    return *r;
-  };
+  auto run = [&](std::vector<std::string> args) { return test::run_gpucheck(args); };
   REQUIRE(run({"--root", root.string(), "lock", "-o", lockfile}).exit_code == 0);
   const std::string first = test::read_file(lockfile);
   REQUIRE(run({"--root", root.string(), "lock", "-o", lockfile}).exit_code == 0);
@@ -228,16 +225,14 @@ TEST_CASE("gpucheck lock / verify: exit codes 0, 1, 2, lock -o leaves an invalid
 TEST_CASE("gpucheck lock keeps the policies edited in an existing lock", "[lock][cli]") {
   TempDir tmp;
   const std::string lockfile = (tmp.path() / "gpucheck.lock").string();
-  auto r = run_process(GPUCHECK_BINARY, {"--root", fixture("h100-sxm-8gpu"), "lock", "-o", lockfile}, Millis(60000));
-  REQUIRE(r);
-  REQUIRE(r->exit_code == 0);
+  auto r = test::run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "lock", "-o", lockfile});
+  REQUIRE(r.exit_code == 0);
   std::string text = test::read_file(lockfile);
   const std::string from = "version = \"565.57.01\"  same-branch";
   REQUIRE(text.find(from) != std::string::npos);
   text.replace(text.find(from), from.size(), "version = \"565.57.01\"  exact");
   test::write_file(lockfile, text);
-  r = run_process(GPUCHECK_BINARY, {"--root", fixture("h100-sxm-8gpu"), "lock", "-o", lockfile}, Millis(60000));
-  REQUIRE(r);
-  CHECK(r->exit_code == 0);
+  r = test::run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "lock", "-o", lockfile});
+  CHECK(r.exit_code == 0);
   CHECK(test::read_file(lockfile).find("version = \"565.57.01\"  exact  #") != std::string::npos);
 }

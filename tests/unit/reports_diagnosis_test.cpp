@@ -6,23 +6,23 @@
 #include <set>
 
 #include "host/process.hpp"
+#include "gpucheck_run.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
 using nlohmann::json;
 
-TEST_CASE("check --from finds the diagnosis of each real collect_env report's thread", "[rules][reports]") {
+TEST_CASE("check --from finds the diagnosis of each real collect_env report's thread", "[rules][reports][cli]") {
   const auto expected = json::parse(test::data("reports/collect_env/expected.json"));
   int diagnosed = 0;
   for (auto& [file, want] : expected.items()) {
     INFO(file << " (" << want.value("url", "") << ")");
     std::vector<std::string> args = {"--from", test::source_path("tests/data/reports/collect_env/" + file), "check", "--json"};
     for (auto& a : want.value("check_args", json::array())) args.push_back(a.get<std::string>());
-    auto r = run_process(GPUCHECK_BINARY, args, Millis(60000));
-    REQUIRE(r);
+    auto r = test::run_gpucheck(args);
     // 0 or 1 is a verdict; 2 would mean the report could not be read.
-    REQUIRE((r->exit_code == 0 || r->exit_code == 1));
-    const auto out = json::parse(r->out);
+    REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+    const auto out = json::parse(r.out);
     CHECK(out["source"].get<std::string>().find("torch_collect_env") != std::string::npos);
     std::set<std::string> found;
     for (auto& f : out["findings"]) found.insert(f["category"].get<std::string>());

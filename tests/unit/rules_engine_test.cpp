@@ -11,10 +11,12 @@
 #include "report/rules_doc.hpp"
 #include "rules/engine.hpp"
 #include "rules/knowledge.hpp"
+#include "gpucheck_run.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
 using nlohmann::json;
+using gpucheck::test::run_gpucheck;
 
 namespace {
 
@@ -35,13 +37,6 @@ std::string first_problem(const std::string& text, const std::string& scope = "h
   parse(text, scope, problems);
   REQUIRE(!problems.empty());
   return problems.front().where + ": " + problems.front().detail;
-}
-
-CommandResult run_gpucheck(const std::vector<std::string>& args) {
-  auto r = run_process(GPUCHECK_BINARY, args, Millis(60000));
-  REQUIRE(r);
-  REQUIRE_FALSE(r->timed_out);
-  return *r;
 }
 
 std::string fixture(const std::string& name) { return test::source_path("tests/fixtures/hosts/" + name); }
