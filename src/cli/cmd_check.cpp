@@ -45,8 +45,8 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   cmd->add_flag("--json", f->json, "Print the verdict as JSON (schema: docs/check-output.md), facts included");
   cmd->add_flag("--strict", f->strict, "Warnings fail too (exit code 1)");
   cmd->add_option("--require", f->require,
-                  "Precisions the job needs, comma-separated: fp64, fp32, tf32, fp16, bf16, fp8, int8, fp6, fp4. "
-                  "A GPU whose architecture lacks one is an error")
+                  "Precisions the job needs, comma-separated: " + join(precision_names(), ", ") +
+                      ". A GPU whose architecture lacks one is an error")
       ->delimiter(',')
       ->check(CLI::IsMember(precision_names()))
       ->type_name("LIST");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "facts/kernel_facts.hpp"
+#include "facts/pci_vocabulary.hpp"
 #include "util/result.hpp"
 
 namespace gpucheck {
@@ -55,8 +56,8 @@ struct PciLink {
 
 struct PciDevice {
   std::string address;  // "0000:18:00.0"
-  std::string vendor;   // "nvidia", "amd"
-  std::string kind;     // "gpu", "nvswitch"
+  PciVendor vendor = PciVendor::nvidia;
+  PciKind kind = PciKind::gpu;
   std::string vendor_id, device_id, subsystem_vendor_id, subsystem_device_id, class_code;  // hex, no 0x
   std::optional<std::string> name;    // from pci.ids
   std::optional<std::string> driver;  // bound kernel driver; nullopt: none bound

@@ -15,8 +15,8 @@ J to_json(const PciLink& l) {
 
 J to_json(const PciDevice& d) {
   return J{{"address", d.address},
-           {"vendor", d.vendor},
-           {"kind", d.kind},
+           {"vendor", to_string(d.vendor)},
+           {"kind", to_string(d.kind)},
            {"vendor_id", d.vendor_id},
            {"device_id", d.device_id},
            {"subsystem_vendor_id", d.subsystem_vendor_id},

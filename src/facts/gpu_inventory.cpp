@@ -20,7 +20,7 @@ std::vector<InventoryGpu> gpu_inventory(const Facts& f) {
     return out[it->second];
   };
   for (auto& d : f.pci)
-    if (d.kind == "gpu") entry(d.address).pci = &d;
+    if (d.kind == PciKind::gpu) entry(d.address).pci = &d;
   for (auto& g : f.nvidia_driver.gpus) entry(g.bus_location).proc = &g;
   if (f.nvidia_smi)
     for (auto& g : f.nvidia_smi->gpus) {
@@ -33,7 +33,7 @@ std::vector<InventoryGpu> gpu_inventory(const Facts& f) {
 
   std::vector<std::size_t> amd;
   for (std::size_t i = 0; i < out.size(); ++i)
-    if (out[i].pci && out[i].pci->vendor == "amd") amd.push_back(i);
+    if (out[i].pci && out[i].pci->vendor == PciVendor::amd) amd.push_back(i);
   std::size_t next = 0;
   std::vector<const KfdNode*> unpaired;
   for (auto& n : f.software.rocm.gpu_nodes) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "facts/pci_vocabulary.hpp"
+
 namespace gpucheck {
 
 // One precision on one GPU.
@@ -111,7 +113,7 @@ inline SustainedSummary summarize(const SustainedRun& run) {
 
 struct GpuKernelFacts {
   std::optional<int> ordinal;                 // CUDA ordinal, after CUDA_VISIBLE_DEVICES
-  std::string vendor;                         // "nvidia", "amd"
+  PciVendor vendor = PciVendor::nvidia;
   std::optional<std::string> name, uuid, pci_bus_id, compute_capability;
   std::optional<int> sm_count;
   bool mig = false;                           // a MIG instance: datasheet ratios are of the whole GPU

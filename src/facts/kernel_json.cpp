@@ -70,7 +70,7 @@ J to_json(const GpuKernelFacts& g) {
   for (auto& c : g.checks) checks.push_back(to_json(c));
   for (auto& b : g.bandwidth) bw.push_back(to_json(b));
   return J{{"ordinal", opt(g.ordinal)},
-           {"vendor", g.vendor},
+           {"vendor", to_string(g.vendor)},
            {"name", opt(g.name)},
            {"uuid", opt(g.uuid)},
            {"pci_bus_id", opt(g.pci_bus_id)},

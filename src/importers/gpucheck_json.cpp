@@ -25,8 +25,8 @@ PciLink read_link(JsonReader& r, const Node& n) {
 PciDevice read_pci(JsonReader& r, const Node& n) {
   PciDevice d;
   d.address = r.string(n, "address");
-  d.vendor = r.string(n, "vendor");
-  d.kind = r.string(n, "kind");
+  d.vendor = r.word(n, "vendor", pci_vendor_named, pci_vendor_names(), PciVendor::nvidia);
+  d.kind = r.word(n, "kind", pci_kind_named, pci_kind_names(), PciKind::gpu);
   d.vendor_id = r.string(n, "vendor_id");
   d.device_id = r.string(n, "device_id");
   d.subsystem_vendor_id = r.string(n, "subsystem_vendor_id");

@@ -81,7 +81,7 @@ SustainedRun read_sustained(JsonReader& r, const Node& n) {
 GpuKernelFacts read_gpu(JsonReader& r, const Node& n) {
   GpuKernelFacts g;
   g.ordinal = r.opt_narrow<int>(n, "ordinal");
-  g.vendor = r.string(n, "vendor");
+  g.vendor = r.word(n, "vendor", pci_vendor_named, pci_vendor_names(), PciVendor::nvidia);
   g.name = r.opt_string(n, "name");
   g.uuid = r.opt_string(n, "uuid");
   g.pci_bus_id = r.opt_string(n, "pci_bus_id");

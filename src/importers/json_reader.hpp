@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/result.hpp"
@@ -48,6 +49,20 @@ class JsonReader {
   std::vector<std::string> strings(const Node& n, const char* key);
   std::map<std::string, std::string> string_map(const Node& n, const char* key);
   std::map<std::string, bool> bool_map(const Node& n, const char* key);
+
+  // A required word of a fixed vocabulary (an enum's spelling): `named` maps
+  // it; anything else is reported with the words expected, and `fallback`
+  // stands in (the problem fails the read).
+  template <class E>
+  E word(const Node& n, const char* key, std::optional<E> (*named)(std::string_view), const std::string& expected,
+         E fallback) {
+    const std::string text = string(n, key);
+    if (auto e = named(text)) return *e;
+    if (!problem_)
+      problem_ = Problem{Reason::malformed, where_,
+                         child(n, key).path + ": expected one of " + expected + ", found \"" + text + "\""};
+    return fallback;
+  }
 
   template <class T>
   std::optional<T> opt_narrow(const Node& n, const char* key) {

@@ -10,6 +10,7 @@
 #include "facts/gpu_inventory.hpp"
 #include "kernels/catalog.hpp"
 #include "matrix/lookup.hpp"
+#include "matrix/precisions.hpp"
 #include "util/pci_address.hpp"
 #include "util/version.hpp"
 
@@ -29,13 +30,8 @@ std::optional<T> get(const json& j, const char* key) {
   }
 }
 
-// The matrix names FP8 and FP6 once; both encodings of each run on the same
-// units. ("fp64" is not an FP6: the encodings are "fp6_e3m2", "fp6_e2m3".)
-std::string matrix_key(const std::string& precision) {
-  for (const char* family : {"fp8_", "fp6_"})
-    if (precision.rfind(family, 0) == 0) return std::string(family, 3);
-  return precision;
-}
+// The matrix names FP8 and FP6 once; both encodings of each run on the same units.
+std::string matrix_key(const std::string& precision) { return matrix_precision_of(precision).value_or(precision); }
 
 const ArchPrecisions* find_arch(const Matrix* m, const std::optional<std::string>& cc) {
   return m && cc ? find_arch_precisions(*m, *cc) : nullptr;
@@ -363,11 +359,7 @@ void add_expectations(GpuKernelFacts& gpu, const KernelRequest& req) {
 
 }  // namespace
 
-const std::vector<std::string>& all_precisions() {
-  static const std::vector<std::string> p = {"fp64", "fp32", "tf32", "fp16", "bf16", "int8",
-                                             "fp8_e4m3", "fp8_e5m2", "fp6_e3m2", "fp6_e2m3", "fp4"};
-  return p;
-}
+const std::vector<std::string>& all_precisions() { return checked_precisions(); }
 
 // Rates and encodings per generation (PCI-SIG base specifications, as
 // tabulated at https://hpc-notes.pages.dev/reference/pcie): 1.0 2.5 GT/s and
@@ -395,7 +387,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
   auto end = std::chrono::steady_clock::now() + req.overall;
   for (auto& [bus, name] : req.amd_gpus) {
     GpuKernelFacts g;
-    g.vendor = "amd";
+    g.vendor = PciVendor::amd;
     g.pci_bus_id = bus;
     g.name = name;
     g.status = "waived";
@@ -448,7 +440,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
         std::chrono::duration<double>(req.session.sustained_s * static_cast<double>(devices.size())));
   for (auto& d : devices) {
     GpuKernelFacts g;
-    g.vendor = "nvidia";
+    g.vendor = PciVendor::nvidia;
     g.ordinal = get<int>(d, "ordinal");
     g.name = get<std::string>(d, "name");
     g.uuid = get<std::string>(d, "uuid");
@@ -509,8 +501,8 @@ KernelRequest request_for(const Facts& facts, const Matrix* matrix) {
   for (auto& g : gpu_inventory(facts)) {
     const PciDevice* d = g.pci;
     if (!d) continue;
-    if (d->vendor == "amd") req.amd_gpus.emplace_back(d->address, d->name.value_or("AMD GPU"));
-    if (d->vendor != "nvidia") continue;
+    if (d->vendor == PciVendor::amd) req.amd_gpus.emplace_back(d->address, d->name.value_or("AMD GPU"));
+    if (d->vendor != PciVendor::nvidia) continue;
     // Keyed as the child's devices are (normalised bus ids).
     req.pcie[g.key] = PcieLinkInfo{d->link.current_gen, d->link.current_width, d->link.max_gen, d->link.max_width};
     req.pci_ids[g.key] = d->vendor_id + ":" + d->device_id;

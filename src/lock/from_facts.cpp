@@ -50,7 +50,7 @@ GpuSummary nvidia_gpus(const std::vector<InventoryGpu>& gpus) {
     smi += x.smi != nullptr;
     cuda += x.cuda != nullptr;
     proc += x.proc != nullptr;
-    pci += x.pci && x.pci->vendor == "nvidia";
+    pci += x.pci && x.pci->vendor == PciVendor::nvidia;
   }
   const auto count_from = [&](std::size_t n, const char* source) {
     g.count = n;
@@ -64,7 +64,7 @@ GpuSummary nvidia_gpus(const std::vector<InventoryGpu>& gpus) {
       if (x.cuda && x.cuda->name) g.models.insert(*x.cuda->name);
     } else if (proc) {
       if (x.proc && x.proc->model) g.models.insert(*x.proc->model);
-    } else if (x.pci && x.pci->vendor == "nvidia") {
+    } else if (x.pci && x.pci->vendor == PciVendor::nvidia) {
       g.models.insert(x.pci->name ? *x.pci->name : x.pci->vendor_id + ":" + x.pci->device_id);
     }
   }
@@ -79,7 +79,7 @@ GpuSummary amd_gpus(const std::vector<InventoryGpu>& gpus) {
   GpuSummary g;
   std::size_t pci = 0, kfd = 0;
   for (const auto& x : gpus) {
-    if (x.pci && x.pci->vendor == "amd") {
+    if (x.pci && x.pci->vendor == PciVendor::amd) {
       g.models.insert(x.pci->name ? *x.pci->name : x.pci->vendor_id + ":" + x.pci->device_id);
       ++pci;
     }

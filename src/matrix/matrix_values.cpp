@@ -1,8 +1,9 @@
 #include "matrix/matrix_values.hpp"
 
-#include <array>
 #include <cctype>
 
+#include "matrix/precisions.hpp"
+#include "util/strings.hpp"
 #include "util/version.hpp"
 
 namespace gpucheck::matrix_values {
@@ -83,11 +84,9 @@ std::optional<std::string> pci_id(std::string_view s) {
 }
 
 std::optional<std::string> precision(std::string_view s) {
-  static constexpr std::array<std::string_view, 10> kKnown = {"fp64", "fp32", "tf32", "fp16", "bf16",
-                                                              "fp8",  "fp6",  "fp4",  "int8", "int4"};
-  for (auto k : kKnown)
+  for (const auto& k : matrix_precisions())
     if (s == k) return std::nullopt;
-  return "one of fp64, fp32, tf32, fp16, bf16, fp8, fp6, fp4, int8, int4";
+  return "one of " + join(matrix_precisions(), ", ");
 }
 
 std::optional<std::string> identifier(std::string_view s) {

@@ -49,7 +49,7 @@ void summary(Writer& w, const Facts& f) {
     for (auto& d : f.cuda->devices) add(d.name.value_or("unknown CUDA device"));
   } else {
     for (auto& d : f.pci)
-      if (d.kind == "gpu") add(d.name.value_or(d.vendor + " " + d.vendor_id + ":" + d.device_id));
+      if (d.kind == PciKind::gpu) add(d.name.value_or(std::string(to_string(d.vendor)) + " " + d.vendor_id + ":" + d.device_id));
   }
   if (order.empty())  // a ROCm report names its GPUs only as KFD node stand-ins
     for (auto& n : f.software.rocm.gpu_nodes) {

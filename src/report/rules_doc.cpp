@@ -78,7 +78,7 @@ std::string render_rules_markdown(const Knowledge& k) {
          "`other`, the name of another fact.\n\n"
       << "| fact | type | scope | meaning |\n|---|---|---|---|\n";
   for (auto& f : fact_catalogue())
-    out << "| `" << f.name << "` | " << to_string(f.kind) << " | " << f.scope << " | " << cell(f.meaning) << " |\n";
+    out << "| `" << f.name << "` | " << to_string(f.kind) << " | " << to_string(f.scope) << " | " << cell(f.meaning) << " |\n";
   out << "\nLaunchers' own requirements (`--require`, `--min-compute`, `--min-memory`, `--gpus`) become rules "
          "`require-*` built from the options; they are not part of the matrix.\n";
   std::map<std::string, std::vector<const Rule*>> by_file;
@@ -94,7 +94,7 @@ std::string render_rules_markdown(const Knowledge& k) {
     for (auto* r : by_file[file]) {
       out << "\n#### `" << r->id << "`: " << r->title << "\n\n"
           << "- **category** `" << r->category << "`, **severity** " << to_string(r->severity) << ", **scope** "
-          << r->scope << "\n"
+          << to_string(r->scope) << "\n"
           << "- **when** `" << describe_condition(r->when) << "`\n"
           << "- **message** " << r->message << "\n"
           << "- **fix** " << r->fix << "\n";

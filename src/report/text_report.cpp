@@ -23,12 +23,12 @@ void system_section(Writer& w, const Facts& f) {
 
 void pci_section(Writer& w, const Facts& f) {
   int gpus = 0, switches = 0;
-  for (auto& d : f.pci) (d.kind == "gpu" ? gpus : switches)++;
+  for (auto& d : f.pci) (d.kind == PciKind::gpu ? gpus : switches)++;
   w.section("PCI devices (" + std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") +
             (switches ? ", " + std::to_string(switches) + " NVSwitch" + (switches == 1 ? "" : "es") : "") + ")");
   if (f.pci.empty()) w.line("no NVIDIA or AMD GPU on the PCI bus");
   for (auto& d : f.pci) {
-    std::string v = d.vendor + " " + d.vendor_id + ":" + d.device_id;
+    std::string v = std::string(to_string(d.vendor)) + " " + d.vendor_id + ":" + d.device_id;
     if (d.name) v += "  " + *d.name;
     v += "  driver " + (d.driver ? *d.driver : w.style().warn("none bound"));
     if (d.numa_node) v += "  NUMA " + std::to_string(*d.numa_node);

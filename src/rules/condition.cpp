@@ -66,7 +66,7 @@ std::optional<std::string> value_text(const json& v, FactKind k, std::string& wh
   return std::nullopt;
 }
 
-void parse_compare(Condition& c, const json& j, const std::string& where, const std::string& scope,
+void parse_compare(Condition& c, const json& j, const std::string& where, Scope scope,
                    std::vector<Problem>& problems) {
   auto bad = [&](const std::string& at, std::string detail) {
     problems.push_back(Problem{Reason::malformed, where + at, std::move(detail)});
@@ -79,8 +79,8 @@ void parse_compare(Condition& c, const json& j, const std::string& where, const 
   const FactSpec* spec = find_fact_spec(c.fact);
   if (!spec) return bad("/fact", "unknown fact \"" + c.fact + "\" (docs/rules.md lists the facts)");
   if (!scope_includes(scope, spec->scope))
-    return bad("/fact", "fact \"" + c.fact + "\" belongs to scope \"" + spec->scope + "\", which a rule of scope \"" +
-                            scope + "\" does not see");
+    return bad("/fact", "fact \"" + c.fact + "\" belongs to scope \"" + std::string(to_string(spec->scope)) +
+                            "\", which a rule of scope \"" + std::string(to_string(scope)) + "\" does not see");
   if (!j.contains("op") || !j["op"].is_string()) return bad("/op", "expected an operator (a string)");
   c.op = j["op"].get<std::string>();
   if (std::find_if(std::begin(kAllOps), std::end(kAllOps), [&](const char* o) { return c.op == o; }) == std::end(kAllOps))
@@ -101,7 +101,7 @@ void parse_compare(Condition& c, const json& j, const std::string& where, const 
     const FactSpec* o = find_fact_spec(*c.other);
     if (!o) return bad("/other", "unknown fact \"" + *c.other + "\"");
     if (!scope_includes(scope, o->scope))
-      return bad("/other", "fact \"" + *c.other + "\" is not visible to a rule of scope \"" + scope + "\"");
+      return bad("/other", "fact \"" + *c.other + "\" is not visible to a rule of scope \"" + std::string(to_string(scope)) + "\"");
     const bool fits = list_op ? o->kind == FactKind::list
                               : (o->kind == value_kind ||
                                  (value_kind == FactKind::text && o->kind == FactKind::version) ||
@@ -200,7 +200,7 @@ Tri compare(const Condition& c, const FactMap& facts) {
 
 }  // namespace
 
-Condition parse_condition(const json& j, const std::string& where, const std::string& scope,
+Condition parse_condition(const json& j, const std::string& where, Scope scope,
                           std::vector<Problem>& problems) {
   Condition c;
   if (!j.is_object()) {

@@ -28,7 +28,7 @@ struct Condition {
 
 // `where` names the condition in errors ("matrix/rules/driver.json: /rules/3/when");
 // `scope` is the rule's, which limits the facts it may name.
-Condition parse_condition(const nlohmann::json& j, const std::string& where, const std::string& scope,
+Condition parse_condition(const nlohmann::json& j, const std::string& where, Scope scope,
                           std::vector<Problem>& problems);
 
 Tri evaluate(const Condition& c, const FactMap& facts);

@@ -9,22 +9,19 @@
 #include <vector>
 
 #include "rules/fact_value.hpp"
+#include "rules/scope.hpp"
 
 namespace gpucheck {
 
 struct FactSpec {
   const char* name;     // "gpu.compute_capability"; "env.*" stands for every GPU environment variable
   FactKind kind;
-  const char* scope;    // the narrowest subject that has it: "host", "gpu", "env", "framework", "framework_gpu"
+  Scope scope;          // the narrowest subject that has it
   const char* meaning;
 };
 
 const std::vector<FactSpec>& fact_catalogue();
 const FactSpec* find_fact_spec(std::string_view name);
 
-// Which subjects carry a scope's facts: a "framework_gpu" subject also has
-// host, gpu, env and framework facts.
-bool scope_includes(std::string_view subject_scope, std::string_view fact_scope);
-bool known_scope(std::string_view scope);
 
 }  // namespace gpucheck

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "rules/scope.hpp"
+
 namespace gpucheck {
 
 enum class FactKind { text, version, number, boolean, list };
@@ -33,7 +35,7 @@ using FactMap = std::map<std::string, FactValue>;
 // What a rule is evaluated on. `facts` holds the subject's own facts and
 // those of everything around it (a GPU's map holds the host's facts too).
 struct Subject {
-  std::string scope;  // "host", "gpu", "env", "framework", "framework_gpu"
+  Scope scope;
   std::string label;  // "host", "GPU 0000:18:00.0 (NVIDIA H100 80GB HBM3)", "torch 2.1.0+cu121 in /venv/bin/python3"
   FactMap facts;
 };

@@ -48,31 +48,31 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m) {
   }
   if (f.nvidia_smi) host["gpu.mig_enabled_count"] = F::of_number(static_cast<double>(mig), f.nvidia_smi->source);
   std::size_t switches = 0;
-  for (auto& d : f.pci) switches += d.kind == "nvswitch";
+  for (auto& d : f.pci) switches += d.kind == PciKind::nvswitch;
   if (probed) host["nvswitch.count"] = F::of_number(static_cast<double>(switches), "/sys/bus/pci/devices");
   visible_device_facts(f, nvidia, host);
 
-  out.push_back(Subject{"host", "host", host});
+  out.push_back(Subject{Scope::host, "host", host});
   for (auto& gm : gpu_maps) {
-    Subject s{"gpu", gpu_label(gm), gm};
+    Subject s{Scope::gpu, gpu_label(gm), gm};
     merge(s.facts, host);
     out.push_back(std::move(s));
   }
   for (auto& e : f.software.python) {
     FactMap em = env_facts(e);
-    Subject es{"env", "Python " + e.interpreter, em};
+    Subject es{Scope::env, "Python " + e.interpreter, em};
     merge(es.facts, host);
     out.push_back(std::move(es));
     for (auto& fw : e.frameworks) {
       FactMap fm = framework_facts(fw, e, m);
       const std::string label = fw.name + " " + fw.version + " (" + e.interpreter + ")";
-      Subject fs{"framework", label, fm};
+      Subject fs{Scope::framework, label, fm};
       merge(fs.facts, em);
       merge(fs.facts, host);
       out.push_back(fs);
       for (auto& gm : gpu_maps) {
         if (!gm.count("gpu.compute_capability") && !gm.count("gpu.gfx_target")) continue;
-        Subject x{"framework_gpu", fw.name + " " + fw.version + " on " + gpu_label(gm), {}};
+        Subject x{Scope::framework_gpu, fw.name + " " + fw.version + " on " + gpu_label(gm), {}};
         build_on_gpu_facts(fm, gm, x.facts);
         builds_for_gpu_facts(m, fw.name, gm, x.facts);
         merge(x.facts, fs.facts);

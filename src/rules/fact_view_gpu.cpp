@@ -67,9 +67,9 @@ void rate_facts(const GpuKernelFacts& kg, const std::string& src, FactMap& g) {
 FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   FactMap out;
   out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? g.smi_source : "CUDA driver API");
-  std::string vendor;
+  std::string_view vendor;
   if (g.pci) {
-    vendor = g.pci->vendor;
+    vendor = to_string(g.pci->vendor);
     out["gpu.pci_id"] = F::of_text(g.pci->vendor_id + ":" + g.pci->device_id, g.pci->source);
     out["gpu.kernel_driver"] = F::of_text(g.pci->driver.value_or("none"), g.pci->source + "/driver");
     if (g.pci->link.current_width) out["gpu.pcie_width"] = F::of_number(*g.pci->link.current_width, g.pci->source + "/current_link_width");
@@ -77,9 +77,9 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
     if (g.pci->link.current_gen) out["gpu.pcie_gen"] = F::of_number(*g.pci->link.current_gen, g.pci->source + "/current_link_speed");
     if (g.pci->link.max_gen) out["gpu.pcie_gen_max"] = F::of_number(*g.pci->link.max_gen, g.pci->source + "/max_link_speed");
   }
-  if (g.smi || g.cuda) vendor = "nvidia";
-  if (g.kfd) vendor = "amd";
-  if (!vendor.empty()) out["gpu.vendor"] = F::of_text(vendor, out["gpu.address"].source);
+  if (g.smi || g.cuda) vendor = to_string(PciVendor::nvidia);
+  if (g.kfd) vendor = to_string(PciVendor::amd);
+  if (!vendor.empty()) out["gpu.vendor"] = F::of_text(std::string(vendor), out["gpu.address"].source);
   std::optional<std::string> name;
   std::string name_src;
   if (g.smi && g.smi->product_name) name = g.smi->product_name, name_src = g.smi_source;

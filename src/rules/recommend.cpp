@@ -22,7 +22,7 @@ GpuSet gpu_set(const std::vector<Subject>& subjects) {
   GpuSet g;
   std::vector<std::string> names;
   for (auto& s : subjects) {
-    if (s.scope != "gpu") continue;
+    if (s.scope != Scope::gpu) continue;
     auto v = s.facts.find("gpu.vendor");
     if (v == s.facts.end() || v->second.text != "nvidia") continue;
     ++g.count;

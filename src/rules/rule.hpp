@@ -15,7 +15,7 @@ struct Rule {
   std::string id;                     // "driver-too-old-for-framework-cuda"
   std::string category;               // categories.hpp
   Severity severity = Severity::warning;
-  std::string scope;                  // "host", "gpu", "env", "framework", "framework_gpu"
+  Scope scope = Scope::host;
   std::string title;                  // "Driver too old for torch's CUDA"
   Condition when;
   std::string message;                // "{framework.name} {framework.version} needs …": {fact} placeholders

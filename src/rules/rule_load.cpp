@@ -23,12 +23,12 @@ std::optional<std::string> severity_check(std::string_view s) {
   return "\"error\", \"warning\" or \"info\"";
 }
 std::optional<std::string> scope_check(std::string_view s) {
-  if (known_scope(s)) return std::nullopt;
-  return "\"host\", \"gpu\", \"env\", \"framework\" or \"framework_gpu\"";
+  if (scope_named(s)) return std::nullopt;
+  return scope_names();
 }
 
 // "{gpu.name}" placeholders must name facts the rule's scope sees.
-void check_placeholders(const std::string& text, const std::string& where, const std::string& scope,
+void check_placeholders(const std::string& text, const std::string& where, Scope scope,
                         std::vector<Problem>& problems) {
   for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
     const auto close = text.find('}', open);
@@ -41,7 +41,7 @@ void check_placeholders(const std::string& text, const std::string& where, const
     if (!spec) problems.push_back(Problem{Reason::malformed, where, "placeholder {" + name + "} names no fact"});
     else if (!scope_includes(scope, spec->scope))
       problems.push_back(Problem{Reason::malformed, where,
-                                 "placeholder {" + name + "} is not visible to a rule of scope \"" + scope + "\""});
+                                 "placeholder {" + name + "} is not visible to a rule of scope \"" + std::string(to_string(scope)) + "\""});
   }
 }
 
@@ -53,11 +53,13 @@ Rule read_rule(const json& j, const std::string& doc, const std::string& pointer
     return r;
   }
   ObjectReader o(j, doc, pointer, problems);
-  std::string severity = "warning";
+  std::string severity = "warning", scope;
   o.string("id", r.id, matrix_values::identifier);
   o.string("category", r.category, category_check);
   o.string("severity", severity, severity_check);
-  o.string("scope", r.scope, scope_check);
+  o.string("scope", scope, scope_check);
+  const auto known = scope_named(scope);
+  if (known) r.scope = *known;
   o.string("title", r.title, matrix_values::non_empty);
   o.string("message", r.message, matrix_values::non_empty);
   o.string("fix", r.fix, matrix_values::non_empty);
@@ -66,7 +68,7 @@ Rule read_rule(const json& j, const std::string& doc, const std::string& pointer
   // "when" is a condition tree, which the object reader does not know, so
   // unknown keys are checked here rather than by reject_unknown_keys().
   if (j.contains("when")) {
-    if (known_scope(r.scope)) r.when = parse_condition(j["when"], o.where("when"), r.scope, problems);
+    if (known) r.when = parse_condition(j["when"], o.where("when"), r.scope, problems);
   } else {
     problems.push_back(Problem{Reason::malformed, o.where("when"), "required field \"when\" is missing (expected a condition)"});
   }
@@ -77,7 +79,7 @@ Rule read_rule(const json& j, const std::string& doc, const std::string& pointer
                                  "unknown key \"" + key + "\" (allowed: id, category, severity, scope, title, when, "
                                  "message, fix, explains, sources)"});
   if (auto s = parse_severity(severity)) r.severity = *s;
-  if (known_scope(r.scope)) {
+  if (known) {
     check_placeholders(r.message, o.where("message"), r.scope, problems);
     check_placeholders(r.fix, o.where("fix"), r.scope, problems);
   }

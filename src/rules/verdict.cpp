@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "matrix/precisions.hpp"
 #include "rules/engine.hpp"
 #include "rules/fact_view.hpp"
 
@@ -25,13 +26,13 @@ Condition all_of(std::vector<Condition> children) {
   return c;
 }
 
-Rule requirement(std::string id, std::string category, Severity sev, std::string scope, std::string title, Condition when,
+Rule requirement(std::string id, std::string category, Severity sev, Scope scope, std::string title, Condition when,
                  std::string message, std::string fix) {
   Rule r;
   r.id = std::move(id);
   r.category = std::move(category);
   r.severity = sev;
-  r.scope = std::move(scope);
+  r.scope = scope;
   r.title = std::move(title);
   r.when = std::move(when);
   r.message = std::move(message);
@@ -48,21 +49,18 @@ std::string number_text(double v) {
 
 }  // namespace
 
-const std::vector<std::string>& precision_names() {
-  static const std::vector<std::string> names = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp6", "fp4"};
-  return names;
-}
+const std::vector<std::string>& precision_names() { return requirable_precisions(); }
 
 std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
   std::vector<Rule> out;
   const auto nvidia = compare("gpu.vendor", "==", {"nvidia"});
   for (auto& p : req.precisions) {
-    out.push_back(requirement("require-" + p, "precision-unsupported", Severity::error, "gpu", "Required precision " + p + " missing",
+    out.push_back(requirement("require-" + p, "precision-unsupported", Severity::error, Scope::gpu, "Required precision " + p + " missing",
                               all_of({nvidia, compare("gpu.precisions", "not_contains", {p})}),
                               "{gpu.name} (compute capability {gpu.compute_capability}, {gpu.architecture}) has no " + p +
                                   " in hardware; the job requires it (--require " + p + ")",
                               "Run the job on GPUs whose architecture has " + p + ", or drop it from the job's precisions"));
-    out.push_back(requirement("require-" + p + "-unknown", "precision-unsupported", Severity::warning, "gpu",
+    out.push_back(requirement("require-" + p + "-unknown", "precision-unsupported", Severity::warning, Scope::gpu,
                               "Required precision " + p + " not confirmed",
                               all_of({compare("gpu.address", "present"), compare("gpu.precisions", "absent")}),
                               "gpucheck cannot tell whether {gpu.name} has " + p + ": its architecture is not in the matrix",
@@ -70,21 +68,21 @@ std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
   }
   if (req.min_compute) {
     const auto& cc = *req.min_compute;
-    out.push_back(requirement("require-min-compute", "arch-unsupported", Severity::error, "gpu", "GPU below the required compute capability",
+    out.push_back(requirement("require-min-compute", "arch-unsupported", Severity::error, Scope::gpu, "GPU below the required compute capability",
                               all_of({nvidia, compare("gpu.compute_capability", "<", {cc})}),
                               "{gpu.name} has compute capability {gpu.compute_capability}; the job requires " + cc + " or newer (--min-compute)",
                               "Schedule the job on GPUs of compute capability " + cc + " or newer"));
   }
   if (req.min_memory_gib) {
     const auto gib = number_text(*req.min_memory_gib);
-    out.push_back(requirement("require-min-memory", "hardware-health", Severity::error, "gpu", "GPU memory below the requirement",
+    out.push_back(requirement("require-min-memory", "hardware-health", Severity::error, Scope::gpu, "GPU memory below the requirement",
                               compare("gpu.memory_gib", "<", {gib}),
                               "{gpu.name} has {gpu.memory_gib} GiB; the job requires " + gib + " GiB (--min-memory)",
                               "Schedule the job on GPUs with at least " + gib + " GiB"));
   }
   if (req.gpus) {
     const auto n = std::to_string(*req.gpus);
-    out.push_back(requirement("require-gpus", "visible-devices", Severity::error, "host", "Fewer GPUs than required",
+    out.push_back(requirement("require-gpus", "visible-devices", Severity::error, Scope::host, "Fewer GPUs than required",
                               compare("gpu.count", "<", {n}),
                               "{gpu.count} GPU(s) found; the job requires " + n + " (--gpus)",
                               "Check that every GPU is seen by the driver (nvidia-smi -L) and not hidden by CUDA_VISIBLE_DEVICES"));

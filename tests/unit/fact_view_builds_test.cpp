@@ -26,7 +26,7 @@ FactMap torch_on_gpu(const std::string& report) {
   auto r = import_report(test::data("reports/collect_env/" + report), report);
   REQUIRE(r);
   for (auto& s : build_subjects(r.value().facts, embedded()))
-    if (s.scope == "framework_gpu") return s.facts;
+    if (s.scope == Scope::framework_gpu) return s.facts;
   FAIL("no framework_gpu subject in " << report);
   return {};
 }
@@ -80,7 +80,7 @@ TEST_CASE("a ROCm build and an AMD GPU: the gfx target in the build's list, and 
   const FactMap* on_gpu = nullptr;
   const auto subjects = build_subjects(f, embedded());
   for (auto& s : subjects)
-    if (s.scope == "framework_gpu") on_gpu = &s.facts;
+    if (s.scope == Scope::framework_gpu) on_gpu = &s.facts;
   REQUIRE(on_gpu);
   CHECK(on_gpu->at("build.has_gfx_target").text == "false");
   CHECK_THAT(on_gpu->at("framework.gfx_targets").source, Catch::Contains("pytorch/builder"));
@@ -96,7 +96,7 @@ TEST_CASE("kernel rates become percentage facts of the whole GPU, none for a MIG
   REQUIRE(r);
   const auto gpu0 = [](Facts facts) {
     for (auto& s : build_subjects(facts, embedded()))
-      if (s.scope == "gpu" && s.facts.at("gpu.address").text.find("18:00.0") != std::string::npos) return s.facts;
+      if (s.scope == Scope::gpu && s.facts.at("gpu.address").text.find("18:00.0") != std::string::npos) return s.facts;
     FAIL("no subject for GPU 0000:18:00.0");
     return FactMap{};
   };

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <regex>
+#include <tuple>
 
 #include "importers/import_report.hpp"
 #include "report/reports.hpp"
@@ -50,6 +51,23 @@ TEST_CASE("a wrong type in a facts JSON is reported with its JSON path", "[impor
         std::string::npos);
 }
 
+TEST_CASE("a word outside its vocabulary in a facts JSON is refused with the words expected", "[importers][json]") {
+  const auto golden = gpucheck::test::read_file(gpucheck::test::source_path("tests/fixtures/golden/h100-sxm-8gpu.json"));
+  for (const auto& [from, to, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"vendor\": \"nvidia\"", "\"vendor\": \"intel\"", "pci[0].vendor: expected one of nvidia, amd, found \"intel\""},
+           {"\"kind\": \"gpu\"", "\"kind\": \"GPU\"", ".kind: expected one of gpu, nvswitch, found \"GPU\""}}) {
+    INFO(to);
+    std::string text = golden;
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    auto r = import_report(text, "h100.json");
+    REQUIRE_FALSE(r);
+    CHECK(r.problem().reason == Reason::malformed);
+    CHECK_THAT(r.problem().detail, Catch::Contains(says));
+  }
+}
+
 TEST_CASE("JSON that is not gpucheck's, truncated JSON, empty and binary input are refused", "[importers]") {
   auto other = import_report(R"({"name": "something else"})", "x.json");
   REQUIRE_FALSE(other);
@@ -84,7 +102,7 @@ TEST_CASE("kernel-check facts survive a JSON round trip (synthetic values)", "[i
   k.driver_version = "12.4";
   GpuKernelFacts g;
   g.ordinal = 0;
-  g.vendor = "nvidia";
+  g.vendor = PciVendor::nvidia;
   g.status = "ran";
   g.child_restarts = 1;
   KernelCheck c;

@@ -56,7 +56,7 @@ Facts rocm_host(std::optional<std::string> version, const std::vector<std::optio
 std::vector<const FactMap*> gpus_of(const std::vector<Subject>& subjects) {
   std::vector<const FactMap*> out;
   for (auto& s : subjects)
-    if (s.scope == "gpu") out.push_back(&s.facts);
+    if (s.scope == Scope::gpu) out.push_back(&s.facts);
   return out;
 }
 

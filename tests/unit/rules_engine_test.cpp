@@ -20,11 +20,11 @@ using gpucheck::test::run_gpucheck;
 
 namespace {
 
-Condition parse(const std::string& text, const std::string& scope, std::vector<Problem>& problems) {
+Condition parse(const std::string& text, Scope scope, std::vector<Problem>& problems) {
   return parse_condition(json::parse(text), "t", scope, problems);
 }
 
-Condition parse_ok(const std::string& text, const std::string& scope = "host") {
+Condition parse_ok(const std::string& text, Scope scope = Scope::host) {
   std::vector<Problem> problems;
   auto c = parse(text, scope, problems);
   INFO(text);
@@ -32,7 +32,7 @@ Condition parse_ok(const std::string& text, const std::string& scope = "host") {
   return c;
 }
 
-std::string first_problem(const std::string& text, const std::string& scope = "host") {
+std::string first_problem(const std::string& text, Scope scope = Scope::host) {
   std::vector<Problem> problems;
   parse(text, scope, problems);
   REQUIRE(!problems.empty());
@@ -62,9 +62,9 @@ TEST_CASE("conditions: versions compare numerically, lists by membership, facts 
   // 535.104.05 > 535.99: numeric, not text, ordering.
   CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":">","value":"535.99"})"), f) == Tri::yes);
   CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"==","value":"535.104.5"})"), f) == Tri::yes);
-  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"<","other":"framework.cuda_compat_min_driver"})", "framework"), f) == Tri::no);
-  CHECK(evaluate(parse_ok(R"({"fact":"gpu.precisions","op":"contains","value":"bf16"})", "gpu"), f) == Tri::yes);
-  CHECK(evaluate(parse_ok(R"({"fact":"gpu.precisions","op":"not_contains","value":"fp8"})", "gpu"), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"<","other":"framework.cuda_compat_min_driver"})", Scope::framework), f) == Tri::no);
+  CHECK(evaluate(parse_ok(R"({"fact":"gpu.precisions","op":"contains","value":"bf16"})", Scope::gpu), f) == Tri::yes);
+  CHECK(evaluate(parse_ok(R"({"fact":"gpu.precisions","op":"not_contains","value":"fp8"})", Scope::gpu), f) == Tri::yes);
   CHECK(evaluate(parse_ok(R"({"fact":"gpu.count","op":">=","value":8})"), f) == Tri::yes);
   CHECK(evaluate(parse_ok(R"({"fact":"libcuda.stub","op":"==","value":true})"), f) == Tri::no);
   CHECK(evaluate(parse_ok(R"({"fact":"driver.version","op":"in","values":["535.104.05","550.54.15"]})"), f) == Tri::yes);
@@ -90,7 +90,7 @@ TEST_CASE("conditions: malformed ones name the JSON path and what was expected",
              Catch::Contains("t/op") && Catch::Contains("does not apply to boolean"));
   CHECK_THAT(first_problem(R"({"fact":"gpu.count","op":">","value":"eight"})"), Catch::Contains("expected a number"));
   CHECK_THAT(first_problem(R"({"fact":"driver.version","op":"<","value":"new"})"), Catch::Contains("expected a version"));
-  CHECK_THAT(first_problem(R"({"fact":"gpu.compute_capability","op":"<","value":"8.0"})", "host"),
+  CHECK_THAT(first_problem(R"({"fact":"gpu.compute_capability","op":"<","value":"8.0"})", Scope::host),
              Catch::Contains("scope \"gpu\""));
   CHECK_THAT(first_problem(R"({"fact":"driver.version","op":"<"})"), Catch::Contains("needs a \"value\""));
   CHECK_THAT(first_problem(R"({"all":[]})"), Catch::Contains("t/all") && Catch::Contains("non-empty array"));
@@ -110,9 +110,9 @@ TEST_CASE("the same finding on eight GPUs is one finding naming all eight", "[ru
   REQUIRE(rules.problems.empty());
   std::vector<Subject> subjects;
   for (int i = 0; i < 3; ++i)
-    subjects.push_back(Subject{"gpu", "GPU " + std::to_string(i),
+    subjects.push_back(Subject{Scope::gpu, "GPU " + std::to_string(i),
                                {{"gpu.name", FactValue::of_text("H100", "smi")}, {"gpu.pcie_width", FactValue::of_number(8, "smi")}}});
-  subjects.push_back(Subject{"gpu", "GPU 3", {{"gpu.name", FactValue::of_text("H100", "smi")}, {"gpu.pcie_width", FactValue::of_number(16, "smi")}}});
+  subjects.push_back(Subject{Scope::gpu, "GPU 3", {{"gpu.name", FactValue::of_text("H100", "smi")}, {"gpu.pcie_width", FactValue::of_number(16, "smi")}}});
   auto findings = evaluate_rules(rules.rules, subjects);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].scope == "GPU 0; GPU 1; GPU 2");

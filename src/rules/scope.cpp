@@ -1,0 +1,52 @@
+#include "rules/scope.hpp"
+
+#include <iterator>
+
+namespace gpucheck {
+
+namespace {
+
+struct Row {
+  Scope scope;
+  std::string_view name;
+};
+constexpr Row kScopes[] = {{Scope::host, "host"},
+                           {Scope::gpu, "gpu"},
+                           {Scope::env, "env"},
+                           {Scope::framework, "framework"},
+                           {Scope::framework_gpu, "framework_gpu"}};
+
+}  // namespace
+
+std::string_view to_string(Scope s) {
+  for (const auto& r : kScopes)
+    if (r.scope == s) return r.name;
+  return "?";
+}
+
+std::optional<Scope> scope_named(std::string_view name) {
+  for (const auto& r : kScopes)
+    if (r.name == name) return r.scope;
+  return std::nullopt;
+}
+
+std::string scope_names() {
+  std::string out;
+  const std::size_t n = std::size(kScopes);
+  for (std::size_t i = 0; i < n; ++i) {
+    out += i == 0 ? "" : i + 1 == n ? " or " : ", ";
+    out += '"';
+    out += kScopes[i].name;
+    out += '"';
+  }
+  return out;
+}
+
+bool scope_includes(Scope subject, Scope fact) {
+  if (fact == Scope::host || fact == subject) return true;
+  if (subject == Scope::framework) return fact == Scope::env;
+  if (subject == Scope::framework_gpu) return fact == Scope::env || fact == Scope::framework || fact == Scope::gpu;
+  return false;
+}
+
+}  // namespace gpucheck
