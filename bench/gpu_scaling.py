@@ -76,8 +76,8 @@ def build(n, out):
     m = json.load(open(manifest_path))
     answer = json.loads(m["calls"]["cuda-driver-api"]["output"])
     dev = answer["devices"][0]
-    answer["devices"] = [dict(dev, ordinal=i, pci_bus_id=address(i).upper().replace("0000:", "0000:", 1), uuid=uuid(i))
-                         for i in range(n)]
+    # CUDA spells bus ids in upper case ("0000:2A:00.0"), as the fixture's answer does.
+    answer["devices"] = [dict(dev, ordinal=i, pci_bus_id=address(i).upper(), uuid=uuid(i)) for i in range(n)]
     m["calls"]["cuda-driver-api"]["output"] = json.dumps(answer)
     with open(manifest_path, "w") as f:
         json.dump(m, f)
@@ -107,15 +107,17 @@ def main():
             snap = os.path.join(tmp, f"gpus{n}")
             build(n, snap)
             probe = json.loads(subprocess.run([a.gpucheck, "--root", snap, "probe", "--json"], capture_output=True).stdout)
-            seen = len(probe["facts"]["pci"]) if "facts" in probe else None
+            seen = len(probe["cuda_driver_api"]["devices"])
+            if seen != n or len(probe["nvidia_smi"]["gpus"]) != n:
+                raise SystemExit(f"the {n}-GPU snapshot reads as {seen} GPUs: the bench would measure the wrong thing")
             check = median_time([a.gpucheck, "--root", snap, "check", "--json"], a.runs)
             probe_t = median_time([a.gpucheck, "--root", snap, "probe", "--json"], a.runs)
-            rows.append((n, seen, check, probe_t))
+            rows.append((n, check, probe_t))
     print("| GPUs | check --json (ms) | probe --json (ms) |")
     print("|---:|---:|---:|")
-    for n, _, c, p in rows:
+    for n, c, p in rows:
         print(f"| {n} | {c * 1000:.1f} | {p * 1000:.1f} |")
-    by = {n: (c, p) for n, _, c, p in rows}
+    by = {n: (c, p) for n, c, p in rows}
     if 256 in by and 1024 in by:
         print(f"\n1,024 / 256 GPUs: check {by[1024][0] / by[256][0]:.2f}x, probe {by[1024][1] / by[256][1]:.2f}x")
 
