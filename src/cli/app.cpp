@@ -198,7 +198,7 @@ std::string version_text(const GlobalOptions& g) {
   const auto k = load_knowledge(g.matrix);
   if (!k) return out + "matrix: not valid: " + k.problem().where + ": " + k.problem().detail + "\n";
   const Matrix& m = k->matrix;
-  return out + "matrix " + m.version + " (" + m.date + "), " + (g.matrix.empty() ? "built in" : "from " + g.matrix) + "\n";
+  return out + "matrix " + m.version + " (" + m.date + "), " + (g.matrix.empty() ? "embedded" : "from " + g.matrix) + "\n";
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ TEST_CASE("the version flag names the commit and the matrix in use", "[cli]") {
   auto v = gpucheck_run({"--version"});
   REQUIRE(v.exit_code == 0);
   CHECK_THAT(v.out, Catch::Contains("gpucheck " GPUCHECK_VERSION " (commit "));
-  CHECK_THAT(v.out, Catch::Contains("), built in\n"));
+  CHECK_THAT(v.out, Catch::Contains("), embedded\n"));  // as check says it
   const auto matrix = nlohmann::json::parse(gpucheck::test::read_file(gpucheck::test::source_path("matrix/matrix.json")));
   CHECK_THAT(v.out, Catch::Contains("matrix " + matrix.at("version").get<std::string>() + " (" +
                                     matrix.at("date").get<std::string>() + ")"));
