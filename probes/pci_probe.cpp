@@ -42,7 +42,8 @@ void probe_pci(ProbeContext& ctx) {
       ctx.note("pci", e.name + " vendor", Problem{Reason::malformed, dir + "/vendor", "not a hex PCI id"});
       continue;
     }
-    if (*vendor != "10de" && *vendor != "1002") continue;
+    const auto known = pci_vendor_of_id(*vendor);
+    if (!known) continue;
     auto hex = [&](const char* name, std::size_t digits) -> std::optional<std::string> {
       auto v = attr(name);
       return v ? parse_hex_id(*v, digits) : std::nullopt;
@@ -55,11 +56,11 @@ void probe_pci(ProbeContext& ctx) {
     PciDevice d;
     // 0x03xxxx: display controllers (VGA 0300, 3D 0302, other 0380: MI210/MI250);
     // 0x12xxxx: processing accelerators (MI300X); NVSwitch is a bridge (0680).
-    if (cls->substr(0, 2) == "03" || cls->substr(0, 2) == "12") d.kind = "gpu";
-    else if (*vendor == "10de" && cls->substr(0, 4) == "0680") d.kind = "nvswitch";
+    if (cls->substr(0, 2) == "03" || cls->substr(0, 2) == "12") d.kind = PciKind::gpu;
+    else if (*known == PciVendor::nvidia && cls->substr(0, 4) == "0680") d.kind = PciKind::nvswitch;
     else continue;
     d.address = e.name;
-    d.vendor = *vendor == "10de" ? "nvidia" : "amd";
+    d.vendor = *known;
     d.vendor_id = *vendor;
     d.class_code = *cls;
     d.source = dir;
