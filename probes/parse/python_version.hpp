@@ -1,6 +1,6 @@
 // Python package versions and specifiers as PEP 440 defines them
-// (https://peps.python.org/pep-0440/), and project names as PEP 503
-// normalises them. Behaviour follows the reference implementation,
+// (https://peps.python.org/pep-0440/); project names as PEP 503 normalises
+// them are util/python_name.hpp's. Behaviour follows the reference implementation,
 // pypa/packaging (version.py, specifiers.py), which pip uses.
 #pragma once
 
@@ -10,10 +10,9 @@
 #include <string_view>
 #include <vector>
 
-namespace gpucheck {
+#include "util/python_name.hpp"
 
-// PEP 503: lower case, every run of "-", "_" and "." becomes one "-".
-std::string normalize_dist_name(std::string_view name);
+namespace gpucheck {
 
 class Pep440Version {
  public:

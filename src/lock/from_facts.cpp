@@ -9,6 +9,7 @@
 #include "lock/fields.hpp"
 #include "lock/lockfile.hpp"
 #include "util/paths.hpp"
+#include "util/python_name.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -291,13 +292,6 @@ Loaded loaded_library(const Facts& f, const PythonEnv* env, const LibSpec& lib) 
   return out;
 }
 
-std::string normalise_pip_name(std::string_view name) {
-  std::string out = to_lower(name);
-  std::replace(out.begin(), out.end(), '_', '-');
-  std::replace(out.begin(), out.end(), '.', '-');
-  return out;
-}
-
 void add_software(Lock& lock, const Facts& f) {
   const CudaToolkit* tk = active_toolkit(f);
   add(lock, "cuda", "toolkit", tk ? tk->version : Opt{},
@@ -331,7 +325,7 @@ void add_software(Lock& lock, const Facts& f) {
     std::vector<LockEntry> wheels;
     seen.clear();
     for (const auto& d : env->distributions) {
-      const std::string name = normalise_pip_name(d.name);
+      const std::string name = normalize_dist_name(d.name);
       if (!starts_with(name, "nvidia-") || !seen.insert(name).second) continue;
       LockEntry e{"wheels", name, d.version, Policy::exact, ""};
       if (auto it = library_of_dir.find(dir_of(d.source)); it != library_of_dir.end()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/python_name.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -9,12 +10,6 @@ namespace gpucheck {
 namespace {
 
 // Python distribution names compare case-insensitively with '_' as '-' (PEP 503).
-std::string normalized_name(std::string_view s) {
-  auto out = to_lower(s);
-  std::replace(out.begin(), out.end(), '_', '-');
-  return out;
-}
-
 bool same_major_minor(const Version& a, const Version& b) { return a.major() == b.major() && a.minor() == b.minor(); }
 
 }  // namespace
@@ -97,9 +92,9 @@ std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, st
   std::vector<const FrameworkVariant*> out;
   const auto installed = Version::parse(trim(installed_version));
   if (!installed) return out;
-  const auto name = normalized_name(framework);
+  const auto name = normalize_dist_name(framework);
   for (const auto& f : m.frameworks) {
-    if (normalized_name(f.framework) != name || f.variant != variant) continue;
+    if (normalize_dist_name(f.framework) != name || f.variant != variant) continue;
     const auto v = Version::parse(f.version);
     if (!v || v->parts().size() > installed->parts().size()) continue;
     if (std::equal(v->parts().begin(), v->parts().end(), installed->parts().begin())) out.push_back(&f);
