@@ -6,6 +6,7 @@
 
 #include "util/embedded_file.hpp"
 #include "util/strings.hpp"
+#include "util/word_table.hpp"
 
 namespace gpucheck::embedded {
 extern const File kPtxFiles[];  // src/kernels/ptx/*.ptx (src/CMakeLists.txt)
@@ -15,14 +16,11 @@ namespace gpucheck::kernels {
 
 namespace {
 
-std::optional<KernelKind> kind_named(std::string_view s) {
-  static const std::pair<std::string_view, KernelKind> kKinds[] = {
-      {"fma", KernelKind::fma}, {"mma", KernelKind::mma}, {"wgmma", KernelKind::wgmma},
-      {"tcgen05", KernelKind::tcgen05}, {"copy", KernelKind::copy}};
-  for (auto& [name, kind] : kKinds)
-    if (name == s) return kind;
-  return std::nullopt;
-}
+constexpr Word<KernelKind> kKinds[] = {{KernelKind::fma, "fma"},
+                                       {KernelKind::mma, "mma"},
+                                       {KernelKind::wgmma, "wgmma"},
+                                       {KernelKind::tcgen05, "tcgen05"},
+                                       {KernelKind::copy, "copy"}};
 
 template <typename T>
 bool read_number(const std::map<std::string, std::string, std::less<>>& fields, std::string_view key, T& out) {
@@ -63,7 +61,7 @@ std::optional<KernelSpec> read_kernel_spec(const char* text) {
     fields[std::string(word.substr(0, eq))] = std::string(word.substr(eq + 1));
   }
   KernelSpec k{};
-  const auto kind = fields.count("kind") ? kind_named(fields["kind"]) : std::nullopt;
+  const auto kind = fields.count("kind") ? value_named(kKinds, fields["kind"]) : std::nullopt;
   if (!kind || !fields.count("precision") || !fields.count("shape")) return std::nullopt;
   k.kind = *kind;
   k.precision = fields["precision"];

@@ -14,6 +14,14 @@ constexpr Row kPrecisions[] = {
     {"fp6_e3m2", "fp6"},      {"fp6_e2m3", "fp6"},      {"fp4", "fp4"},   {"", "int4"},
 };
 
+// The matrix's names, each once (a family's rows are adjacent), in table order.
+std::vector<std::string> families(bool checked_only) {
+  std::vector<std::string> out;
+  for (const auto& r : kPrecisions)
+    if ((!checked_only || !r.checked.empty()) && (out.empty() || out.back() != r.matrix)) out.emplace_back(r.matrix);
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& checked_precisions() {
@@ -27,22 +35,12 @@ const std::vector<std::string>& checked_precisions() {
 }
 
 const std::vector<std::string>& matrix_precisions() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const auto& r : kPrecisions)
-      if (out.empty() || out.back() != r.matrix) out.emplace_back(r.matrix);
-    return out;
-  }();
+  static const std::vector<std::string> names = families(false);
   return names;
 }
 
 const std::vector<std::string>& requirable_precisions() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const auto& r : kPrecisions)
-      if (!r.checked.empty() && (out.empty() || out.back() != r.matrix)) out.emplace_back(r.matrix);
-    return out;
-  }();
+  static const std::vector<std::string> names = families(true);
   return names;
 }
 

@@ -2,33 +2,22 @@
 
 #include <iterator>
 
+#include "util/word_table.hpp"
+
 namespace gpucheck {
 
 namespace {
 
-struct Row {
-  Scope scope;
-  std::string_view name;
-};
-constexpr Row kScopes[] = {{Scope::host, "host"},
-                           {Scope::gpu, "gpu"},
-                           {Scope::env, "env"},
-                           {Scope::framework, "framework"},
-                           {Scope::framework_gpu, "framework_gpu"}};
+constexpr Word<Scope> kScopes[] = {{Scope::host, "host"},
+                                   {Scope::gpu, "gpu"},
+                                   {Scope::env, "env"},
+                                   {Scope::framework, "framework"},
+                                   {Scope::framework_gpu, "framework_gpu"}};
 
 }  // namespace
 
-std::string_view to_string(Scope s) {
-  for (const auto& r : kScopes)
-    if (r.scope == s) return r.name;
-  return "?";
-}
-
-std::optional<Scope> scope_named(std::string_view name) {
-  for (const auto& r : kScopes)
-    if (r.name == name) return r.scope;
-  return std::nullopt;
-}
+std::string_view to_string(Scope s) { return name_of(kScopes, s); }
+std::optional<Scope> scope_named(std::string_view name) { return value_named(kScopes, name); }
 
 std::string scope_names() {
   std::string out;
