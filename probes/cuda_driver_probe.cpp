@@ -11,6 +11,7 @@
 #include "probe.hpp"
 #include "util/pci_address.hpp"
 #include "util/version.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 namespace {
@@ -29,13 +30,13 @@ struct Api {
 std::string query_driver(const std::vector<std::string>& candidates) {
   json out;
   auto lib = DynamicLibrary::open(candidates);
-  if (!lib) return json{{"load_error", lib.problem().detail}}.dump();
+  if (!lib) return dump_json(json{{"load_error", lib.problem().detail}});
   out["library"] = lib->opened();
   Api api;
 #define GPUCHECK_SLOT(name, ret, params) SymbolSlot{#name, &api.name},
   out["missing_symbols"] = resolve_symbols(*lib, {GPUCHECK_CUDA_ENTRY_POINTS(GPUCHECK_SLOT)});
 #undef GPUCHECK_SLOT
-  if (!api.cuInit) return out.dump();
+  if (!api.cuInit) return dump_json(out);
 
   const cuda::CUresult init = api.cuInit(0);
   out["init_code"] = init;
@@ -45,10 +46,10 @@ std::string query_driver(const std::vector<std::string>& candidates) {
   int version = 0;
   if (api.cuDriverGetVersion && api.cuDriverGetVersion(&version) == 0 && version > 0) out["driver_version"] = version;
   out["devices"] = json::array();
-  if (init != 0 || !api.cuDeviceGetCount || !api.cuDeviceGet) return out.dump();
+  if (init != 0 || !api.cuDeviceGetCount || !api.cuDeviceGet) return dump_json(out);
 
   int count = 0;
-  if (api.cuDeviceGetCount(&count) != 0) return out.dump();
+  if (api.cuDeviceGetCount(&count) != 0) return dump_json(out);
   for (int i = 0; i < count; ++i) {
     cuda::CUdevice dev = 0;
     if (api.cuDeviceGet(&dev, i) != 0) continue;
@@ -81,7 +82,7 @@ std::string query_driver(const std::vector<std::string>& candidates) {
     if (api.cuDeviceGetPCIBusId && api.cuDeviceGetPCIBusId(buf, sizeof buf - 1, dev) == 0) d["pci_bus_id"] = std::string(buf);
     out["devices"].push_back(d);
   }
-  return out.dump();
+  return dump_json(out);
 }
 
 // A toolkit's stub answers 34 to every call, cuGetErrorName included, so it
@@ -105,23 +106,28 @@ void probe_cuda_driver_api(ProbeContext& ctx) {
     ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::absent, "libcuda.so.1", "no libcuda.so.1 to load: the NVIDIA userspace driver is not installed"});
     return;
   }
-  const auto deadline = ctx.deadline().cap(ctx.options().driver_timeout);
-  auto answer = ctx.host().isolated_call(kCallKey, deadline, [&] { return query_driver(candidates); });
+  ctx.start_call(kCallKey, ctx.deadline().cap(ctx.options().driver_timeout), *lib.path,
+                 [candidates] { return query_driver(candidates); });
+}
+
+void finish_cuda_driver_api(ProbeContext& ctx) {
+  auto call = ctx.take_call(kCallKey);
+  if (!call) return;
+  auto& answer = call->answer;
   if (!answer) {
     auto p = answer.problem();
-    if (p.reason == Reason::timed_out) p.detail = "libcuda did not answer within " + std::to_string(deadline.count()) + " ms (cuInit or a device query hung); the call was killed";
+    if (p.reason == Reason::timed_out) p.detail = "libcuda did not answer within " + std::to_string(call->deadline.count()) + " ms (cuInit or a device query hung); the call was killed";
     ctx.note("cuda_driver_api", "CUDA driver", p);
     return;
   }
-  json j;
-  try {
-    j = json::parse(*answer);
-  } catch (const json::exception& e) {
-    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::malformed, kCallKey, std::string("unreadable answer: ") + e.what()});
+  auto parsed = parse_json(*answer);
+  if (!parsed) {
+    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::malformed, kCallKey, "unreadable answer: " + parsed.problem().detail});
     return;
   }
+  const json& j = *parsed;
   if (auto err = answer_field<std::string>(j, "load_error")) {
-    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::failed, lib.path.value_or("libcuda.so.1"), "dlopen failed: " + *err});
+    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::failed, call->library, "dlopen failed: " + *err});
     return;
   }
   CudaDriverApiFacts c;

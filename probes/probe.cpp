@@ -1,5 +1,7 @@
 #include "probe.hpp"
 
+#include <iterator>
+
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -31,21 +33,36 @@ Result<CommandResult> ProbeContext::run(const Command& cmd) {
   return answer;
 }
 
+void ProbeContext::start_call(const std::string& key, Millis deadline, std::string library, std::function<std::string()> fn) {
+  if (calls_.count(key)) return;
+  calls_.emplace(key, StartedCall{std::async(std::launch::async,
+                                             [&h = host_, key, deadline, fn = std::move(fn)] { return h.isolated_call(key, deadline, fn); }),
+                                  deadline, std::move(library)});
+}
+
+std::optional<ProbeContext::CallAnswer> ProbeContext::take_call(const std::string& key) {
+  auto it = calls_.find(key);
+  if (it == calls_.end()) return std::nullopt;
+  CallAnswer a{it->second.answer.get(), it->second.deadline, std::move(it->second.library)};
+  calls_.erase(it);
+  return a;
+}
+
 const std::vector<ProbeInfo>& all_probes() {
   static const std::vector<ProbeInfo> probes = {
       {"system", "uname; /etc/os-release; /.dockerenv, /run/.containerenv, /proc/1/cgroup; container environment", probe_system},
       {"pci", "/sys/bus/pci/devices/*/{vendor,device,class,driver,numa_node,*_link_*}; pci.ids", probe_pci},
       {"nvidia_kernel", "/proc/driver/nvidia/version, /sys/module/nvidia/version, /proc/driver/nvidia/gpus/*/information", probe_nvidia_kernel},
       {"nvidia_userspace", "LD_LIBRARY_PATH, /etc/ld.so.cache, default library directories: libcuda.so.1, libnvidia-ml.so.1", probe_nvidia_userspace},
-      {"cuda_driver_api", "libcuda.so.1 loaded in a child process: cuInit, cuDriverGetVersion, cuDeviceGet*", probe_cuda_driver_api},
-      {"nvidia_smi", "nvidia-smi -q -x", probe_nvidia_smi, start_nvidia_smi},
+      {"cuda_driver_api", "libcuda.so.1 loaded in a child process: cuInit, cuDriverGetVersion, cuDeviceGet*", probe_cuda_driver_api, nullptr, finish_cuda_driver_api},
+      {"nvidia_smi", "nvidia-smi -q -x", nullptr, start_nvidia_smi, probe_nvidia_smi},
       {"services", "/proc/*/comm; /usr/bin/nv-fabricmanager, /usr/bin/nvidia-persistenced; /var/lib/dpkg/status", probe_services},
       {"kernel_log", "/dev/kmsg (NVRM Xid lines)", probe_kernel_log},
       {"python", "python3 on PATH, $VIRTUAL_ENV, $CONDA_PREFIX, --python: sys.path (asked once, with a deadline), dist-info, egg-info, conda-meta; framework version files; --deep: probes/deep_probe.py", probe_python, start_python},
       {"cuda_toolkits", "/usr/local/cuda*, /opt/nvidia/hpc_sdk, conda environments: version.json, version.txt, dist-info, cuda.h; nvcc --version as a last resort; PATH, CUDA_HOME, CUDA_PATH", probe_cuda_toolkits},
       {"gpu_libraries", "cuDNN, NCCL, cuBLAS, cuFFT, NVRTC, nvJitLink, TensorRT, CUDA runtime: headers, library file names, pip wheels, /etc/ld.so.cache", probe_gpu_libraries},
       {"loader", "ELF dynamic sections (DT_NEEDED, RPATH, RUNPATH) of the frameworks' shared objects, resolved as the dynamic loader would", probe_loader},
-      {"rocm", "/opt/rocm*/.info/version, /sys/module/amdgpu/version, KFD topology, librocm_smi64 in a child process, HIP version; HSA_OVERRIDE_GFX_VERSION, HIP_VISIBLE_DEVICES", probe_rocm},
+      {"rocm", "/opt/rocm*/.info/version, /sys/module/amdgpu/version, KFD topology, librocm_smi64 in a child process, HIP version; HSA_OVERRIDE_GFX_VERSION, HIP_VISIBLE_DEVICES", probe_rocm, nullptr, finish_rocm},
       {"container_runtime", "/proc/self/mountinfo (driver files mounted by the NVIDIA container toolkit), cuda-compat", probe_container_runtime},
   };
   return probes;
@@ -53,15 +70,25 @@ const std::vector<ProbeInfo>& all_probes() {
 
 Facts run_probes(const Host& host, const ProbeOptions& opts) {
   ProbeContext ctx(host, opts);
-  for (auto& p : all_probes())
-    if (p.start) p.start(ctx);
-  for (auto& p : all_probes()) {
-    if (ctx.deadline().expired()) {
-      ctx.note(p.name, "probe", Problem{Reason::timed_out, p.name, "skipped: the run's --timeout was reached"});
-      continue;
-    }
-    p.run(ctx);
-  }
+  // Nothing is skipped when the --timeout is spent: reading files takes
+  // milliseconds, and what could hang (programs, driver calls) is bounded
+  // by the deadline it was started with, each on its own, not in sum.
+  const auto& probes = all_probes();
+  auto& notes = ctx.facts().notes;
+  // Each probe's notes, run step then finish step, in registry order: the
+  // order reads as the probes do, wherever the answers came in.
+  std::vector<std::vector<Note>> by_probe(probes.size());
+  const auto collect = [&](std::size_t i, ProbeFn step) {
+    if (!step) return;
+    const std::size_t before = notes.size();
+    step(ctx);
+    std::move(notes.begin() + static_cast<std::ptrdiff_t>(before), notes.end(), std::back_inserter(by_probe[i]));
+    notes.resize(before);
+  };
+  for (std::size_t i = 0; i < probes.size(); ++i) collect(i, probes[i].start);
+  for (std::size_t i = 0; i < probes.size(); ++i) collect(i, probes[i].run);
+  for (std::size_t i = 0; i < probes.size(); ++i) collect(i, probes[i].finish);
+  for (auto& group : by_probe) std::move(group.begin(), group.end(), std::back_inserter(notes));
   return std::move(ctx.facts());
 }
 

@@ -1,8 +1,13 @@
 // What every probe gets: the host to read, the run's deadline, the facts
 // gathered so far (data flows in registry order), and a place for notes.
+// What may hang (a program, a driver call) starts early on its own thread
+// with its own deadline and is answered in the probe's finish step, after
+// every probe ran: a hung nvidia-smi or cuInit costs only its own facts.
 #pragma once
 
+#include <functional>
 #include <future>
+#include <optional>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,6 +52,16 @@ class ProbeContext {
   void start(const Command& cmd);
   Result<CommandResult> run(const Command& cmd);
 
+  // The same for an isolated driver call (Host::isolated_call): started now,
+  // answered by take_call in the probe's finish step; nullopt if never started.
+  struct CallAnswer {
+    Result<std::string> answer;
+    Millis deadline;      // what it was given
+    std::string library;  // what it loaded, for the notes
+  };
+  void start_call(const std::string& key, Millis deadline, std::string library, std::function<std::string()> fn);
+  std::optional<CallAnswer> take_call(const std::string& key);
+
  private:
   const Host& host_;
   ProbeOptions opts_;
@@ -54,6 +69,12 @@ class ProbeContext {
   std::unique_ptr<LibraryLocator> locator_;
   Facts facts_;
   std::map<std::string, std::future<Result<CommandResult>>> started_;  // by Command::key()
+  struct StartedCall {
+    std::future<Result<std::string>> answer;
+    Millis deadline;
+    std::string library;
+  };
+  std::map<std::string, StartedCall> calls_;  // by call key
 };
 
 using ProbeFn = void (*)(ProbeContext&);
@@ -62,7 +83,8 @@ struct ProbeInfo {
   const char* name;
   const char* reads;  // for docs and --help: the files, commands and libraries it reads
   ProbeFn run;
-  ProbeFn start = nullptr;  // before any probe runs: start() the commands it will run
+  ProbeFn start = nullptr;   // before any probe runs: start() the commands it will run
+  ProbeFn finish = nullptr;  // after every probe ran: take the answers of what it started
 };
 
 // Each probe owns one subject (probes/<name>_probe.cpp).
@@ -71,6 +93,7 @@ void probe_pci(ProbeContext&);
 void probe_nvidia_kernel(ProbeContext&);
 void probe_nvidia_userspace(ProbeContext&);
 void probe_cuda_driver_api(ProbeContext&);
+void finish_cuda_driver_api(ProbeContext&);
 void probe_nvidia_smi(ProbeContext&);
 void start_nvidia_smi(ProbeContext&);
 void probe_services(ProbeContext&);
@@ -81,6 +104,7 @@ void start_python(ProbeContext&);
 void probe_gpu_libraries(ProbeContext&);
 void probe_loader(ProbeContext&);
 void probe_rocm(ProbeContext&);
+void finish_rocm(ProbeContext&);
 void probe_container_runtime(ProbeContext&);
 
 // The registry, in the order they run: a plain array, no self-registration.

@@ -18,6 +18,7 @@
 #include "probe.hpp"
 #include "rocm_smi_api.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 namespace {
@@ -67,7 +68,7 @@ class StderrCapture {
 std::string query_smi(const std::vector<std::string>& candidates) {
   StderrCapture err;
   auto lib = DynamicLibrary::open(candidates);
-  if (!lib) return json{{"load_error", lib.problem().detail}}.dump();
+  if (!lib) return dump_json(json{{"load_error", lib.problem().detail}});
   json out;
   out["library"] = lib->opened();
   Api api;
@@ -91,7 +92,7 @@ std::string query_smi(const std::vector<std::string>& candidates) {
     }
   }
   if (auto e = err.text(); !e.empty()) out["stderr"] = e;
-  return out.dump();
+  return dump_json(out);
 }
 
 bool all_digits(std::string_view s) {
@@ -359,28 +360,26 @@ std::vector<std::string> smi_candidates(ProbeContext& ctx, const RocmFacts& r) {
   return out;
 }
 
-void query_rocm_smi(ProbeContext& ctx, RocmFacts& r, const std::vector<std::string>& candidates) {
-  const auto deadline = ctx.deadline().cap(ctx.options().driver_timeout);
-  auto answer = ctx.host().isolated_call(kCallKey, deadline, [&] { return query_smi(candidates); });
+void read_rocm_smi_answer(ProbeContext& ctx, RocmFacts& r, ProbeContext::CallAnswer& call) {
+  auto& answer = call.answer;
   if (!answer) {
     auto p = answer.problem();
-    if (p.reason == Reason::timed_out) p.detail = "librocm_smi64 did not answer within " + std::to_string(deadline.count()) + " ms (rsmi_init hung); the call was killed";
+    if (p.reason == Reason::timed_out) p.detail = "librocm_smi64 did not answer within " + std::to_string(call.deadline.count()) + " ms (rsmi_init hung); the call was killed";
     ctx.note(kSubject, "ROCm SMI", p);
     return;
   }
-  json j;
-  try {
-    j = json::parse(*answer);
-  } catch (const json::exception& e) {
-    ctx.note(kSubject, "ROCm SMI", Problem{Reason::malformed, kCallKey, std::string("unreadable answer: ") + e.what()});
+  auto parsed = parse_json(*answer);
+  if (!parsed) {
+    ctx.note(kSubject, "ROCm SMI", Problem{Reason::malformed, kCallKey, "unreadable answer: " + parsed.problem().detail});
     return;
   }
+  const json& j = *parsed;
   if (!j.is_object()) {
     ctx.note(kSubject, "ROCm SMI", Problem{Reason::malformed, kCallKey, "the answer is not a JSON object"});
     return;
   }
   if (auto err = answer_field<std::string>(j, "load_error")) {
-    ctx.note(kSubject, "ROCm SMI", Problem{Reason::failed, candidates.front(), "dlopen failed: " + *err});
+    ctx.note(kSubject, "ROCm SMI", Problem{Reason::failed, call.library, "dlopen failed: " + *err});
     return;
   }
   RocmSmiFacts s;
@@ -390,7 +389,7 @@ void query_rocm_smi(ProbeContext& ctx, RocmFacts& r, const std::vector<std::stri
   s.init_message = answer_field<std::string>(j, "init_message");
   s.version = answer_field<std::string>(j, "version");
   if (auto n = answer_field<std::uint32_t>(j, "device_count")) s.device_count = static_cast<int>(std::min<std::uint32_t>(*n, 1u << 30));
-  const std::string lib = s.library.value_or(candidates.front());
+  const std::string lib = s.library.value_or(call.library);
   if (auto m = answer_field<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty())
     ctx.note(kSubject, "ROCm SMI entry points", Problem{Reason::absent, lib, "the library lacks " + join(*m, ", ")});
   const auto said = first_line(answer_field<std::string>(j, "stderr").value_or(""));
@@ -427,8 +426,13 @@ void probe_rocm(ProbeContext& ctx) {
   if (candidates.empty())
     ctx.note(kSubject, "ROCm SMI", Problem{Reason::absent, "librocm_smi64.so", "not found on LD_LIBRARY_PATH, in ld.so.cache, the default directories or an install's lib/"});
   else
-    query_rocm_smi(ctx, r, candidates);
+    ctx.start_call(kCallKey, ctx.deadline().cap(ctx.options().driver_timeout), candidates.front(),
+                   [candidates] { return query_smi(candidates); });
   ctx.facts().software.rocm = std::move(r);
+}
+
+void finish_rocm(ProbeContext& ctx) {
+  if (auto call = ctx.take_call(kCallKey)) read_rocm_smi_answer(ctx, ctx.facts().software.rocm, *call);
 }
 
 }  // namespace gpucheck

@@ -4,19 +4,20 @@
 
 #include "util/strings.hpp"
 #include "util/version.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
 Result<std::string> cuda_version_from_version_json(std::string_view text) {
-  try {
-    const auto j = nlohmann::json::parse(text);
-    const auto& v = j.at("cuda").at("version");
-    if (!v.is_string() || !Version::parse(v.get<std::string>()))
-      return Problem{Reason::malformed, "", "cuda.version is not a version"};
-    return v.get<std::string>();
-  } catch (const nlohmann::json::exception& e) {
-    return Problem{Reason::malformed, "", std::string("version.json: ") + e.what()};
-  }
+  auto j = parse_json(text);
+  if (!j) return Problem{Reason::malformed, "", "version.json: " + j.problem().detail};
+  const auto cuda = j->find("cuda");
+  if (!j->is_object() || cuda == j->end() || !cuda->is_object() || !cuda->contains("version"))
+    return Problem{Reason::malformed, "", "version.json: no cuda.version"};
+  const auto& v = (*cuda)["version"];
+  if (!v.is_string() || !Version::parse(v.get<std::string>()))
+    return Problem{Reason::malformed, "", "cuda.version is not a version"};
+  return v.get<std::string>();
 }
 
 Result<std::string> cuda_version_from_version_txt(std::string_view text) {

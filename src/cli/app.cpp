@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli/build_info.hpp"
+#include "cli/safe_output.hpp"
 #include "host/hosts.hpp"
 #include "importers/import_report.hpp"
 #include "kernels/run.hpp"
@@ -204,6 +205,7 @@ std::string version_text(const GlobalOptions& g) {
 }  // namespace
 
 int run_app(int argc, char** argv) {
+  SafeStandardStreams streams;
   CLI::App app{kAbout, "gpucheck"};
   GlobalOptions g;
   bool version = false;
@@ -242,6 +244,7 @@ int run_app(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitUsage;
   }
+  streams.keep_colour(g.use_color());
   if (version) {
     std::cout << version_text(g);
     return kExitOk;

@@ -4,6 +4,7 @@
 #include "cli/app.hpp"
 #include "report/advice_report.hpp"
 #include "rules/fact_view.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
@@ -29,7 +30,7 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       if (*json) {
         auto j = explanations_json(*message, e);
         j["source"] = origin;
-        std::cout << j.dump(2) << "\n";
+        std::cout << dump_json(j, 2) << "\n";
       } else {
         std::cout << render_explanations_text(*message, e, ReportOptions{g.use_color(), GPUCHECK_VERSION});
       }

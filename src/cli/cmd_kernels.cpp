@@ -8,6 +8,7 @@
 #include "cli/app.hpp"
 #include "kernels/run.hpp"
 #include "report/kernels_report.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
@@ -34,7 +35,7 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       const KernelFacts result = kernels::run_kernel_checks(req);
       if (*json) {
         nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};
-        std::cout << j.dump(2) << "\n";
+        std::cout << dump_json(j, 2) << "\n";
       } else {
         std::cout << render_kernels_text(result);
       }

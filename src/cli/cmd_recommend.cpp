@@ -3,6 +3,7 @@
 
 #include "cli/app.hpp"
 #include "report/advice_report.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
@@ -28,7 +29,7 @@ void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action
         j["matrix"] = {{"version", knowledge->matrix.version}, {"origin", knowledge->matrix.origin}};
         j["source"] = origin;
         j["recommendations"] = recommendations_json(rec);
-        std::cout << j.dump(2) << "\n";
+        std::cout << dump_json(j, 2) << "\n";
       } else {
         std::cout << render_recommendations_text(rec, ReportOptions{g.use_color(), GPUCHECK_VERSION});
       }

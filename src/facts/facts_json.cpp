@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "facts/json_util.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 namespace {
@@ -156,6 +157,13 @@ J to_json(const Facts& f) {
   j["kernels"] = f.kernels ? to_json(*f.kernels) : J(nullptr);
   j["notes"] = J::array();
   for (auto& n : f.notes) j["notes"].push_back(to_json(n));
+  // A host's bytes need not be UTF-8 (a sysfs file, an environment
+  // variable); JSON must be. The value keeps what could be read, and says so.
+  std::vector<std::string> replaced;
+  replace_invalid_utf8(j, [&](const std::string& path) { replaced.push_back(path); });
+  for (auto& path : replaced)
+    j["notes"].push_back(to_json(Note{path.substr(2, path.find_first_of(".[", 2) - 2), path,
+                                      Problem{Reason::malformed, path, "not UTF-8: the invalid bytes are replaced with U+FFFD"}}));
   return j;
 }
 

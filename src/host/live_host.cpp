@@ -115,11 +115,16 @@ Result<std::string> SnapshotHost::isolated_call(const std::string& key, Millis,
   return it->second;
 }
 
-Result<std::unique_ptr<Host>> open_host(const std::string& root) {
+Result<std::unique_ptr<Host>> open_host(const std::string& given) {
+  if (given.empty()) return Problem{Reason::absent, "\"\"", "an empty path names no directory"};
+  // A relative root is the same directory as its absolute path ("." is not
+  // "/"), so both judge the same snapshot.
+  std::error_code ec;
+  const std::string root = std::filesystem::absolute(given, ec).lexically_normal().string();
+  if (ec) return Problem{Reason::absent, given, ec.message()};
   if (normalize_path(root) == "/") return std::unique_ptr<Host>(std::make_unique<LiveHost>());
   RootFs fs(root);
-  std::error_code ec;
-  if (!std::filesystem::is_directory(root, ec)) return Problem{Reason::absent, root, "no such directory"};
+  if (!std::filesystem::is_directory(root, ec)) return Problem{Reason::absent, given, "no such directory"};
   const std::string dir = fs.root() + kManifestDir;
   std::ifstream in(dir + "/manifest.json", std::ios::binary);
   Manifest m;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 namespace {
@@ -57,12 +58,9 @@ std::string file_name_for(const std::string& key) {
 
 Result<Manifest> parse_manifest(const std::string& text, const std::string& dir) {
   const std::string file = dir + "/manifest.json";
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return Problem{Reason::malformed, file, std::string("not valid JSON: ") + e.what()};
-  }
+  auto parsed = parse_json(text);
+  if (!parsed) return Problem{Reason::malformed, file, parsed.problem().detail};
+  const json& j = *parsed;
   Manifest m;
   try {
     if (!j.is_object()) throw Bad{"$", "expected an object"};
@@ -135,7 +133,7 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& dir)
   } catch (const Bad& b) {
     return Problem{Reason::malformed, file, b.path + ": " + b.what};
   } catch (const json::exception& e) {
-    return Problem{Reason::malformed, file, e.what()};
+    return Problem{Reason::malformed, file, json_error_text(e, text)};
   }
   return m;
 }
@@ -168,7 +166,7 @@ Result<std::string> write_manifest(const Manifest& m, const std::string& dir) {
     j["calls"][k] = r ? json{{"output", *r}} : json{{"error", problem_to_json(r.problem())}};
   j["unreadable"] = json::object();
   for (auto& [k, p] : m.unreadable) j["unreadable"][k] = problem_to_json(p);
-  return j.dump(2) + "\n";
+  return dump_json(j, 2) + "\n";
 }
 
 }  // namespace gpucheck

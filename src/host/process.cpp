@@ -101,8 +101,17 @@ std::optional<std::string> find_program(const std::string& name, const std::stri
   return std::nullopt;
 }
 
+namespace {
+
+Problem not_started(const std::string& what) {
+  return Problem{Reason::timed_out, what, "not started: the run's --timeout was spent"};
+}
+
+}  // namespace
+
 Result<CommandResult> run_process(const std::string& path, const std::vector<std::string>& args,
                                   Millis timeout, std::size_t max_output) {
+  if (timeout.count() <= 0) return not_started(path);
   const auto start = Clock::now();
   const auto end = start + timeout;
   Pipe out, err;
@@ -162,15 +171,24 @@ Result<CommandResult> run_process(const std::string& path, const std::vector<std
   return res;
 }
 
+void enter_isolated_child() {
+  ::setpgid(0, 0);
+  if (const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC); null >= 0) {
+    ::dup2(null, STDIN_FILENO);
+    ::dup2(null, STDOUT_FILENO);
+  }
+}
+
 Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis deadline,
                                  const std::string& what) {
+  if (deadline.count() <= 0) return not_started(what);
   const auto end = Clock::now() + deadline;
   Pipe p;
   if (!p.open()) return problem_from_errno(errno, what);
   const pid_t pid = ::fork();
   if (pid < 0) return problem_from_errno(errno, what);
   if (pid == 0) {
-    ::setpgid(0, 0);  // its own group, so the deadline reaches whatever it starts
+    enter_isolated_child();
     p.close_read();
     int code = 0;
     std::string result;

@@ -18,6 +18,12 @@ Result<CommandResult> run_process(const std::string& path, const std::vector<std
 // Forks, runs fn in the child and returns what it returned. A child that
 // outlives the deadline is killed (Reason::timed_out); one that dies by a
 // signal or throws is Reason::failed with the cause.
+// First thing in a forked child: its own process group, so a deadline's
+// kill reaches whatever it starts, and standard input and output on
+// /dev/null: standard output is the report's (`--json`), so a library that
+// prints must not reach it, nor may one that reads standard input block.
+void enter_isolated_child();
+
 Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis deadline,
                                  const std::string& what);
 

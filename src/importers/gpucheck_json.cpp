@@ -2,6 +2,7 @@
 // API, nvidia-smi, services, kernel log and notes. Field for field, in the
 // writer's order, so a new key in the writer has an obvious place here.
 #include "importers/gpucheck_json.hpp"
+#include "util/json_text.hpp"
 
 #include <array>
 
@@ -228,14 +229,9 @@ SystemFacts read_system(JsonReader& r, const Node& n) {
 
 Result<Facts> facts_from_json(std::string_view text, std::string_view name) {
   const std::string where(name);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    // Only the offset is kept: nlohmann's message repeats the input.
-    return Problem{Reason::malformed, where,
-                   "not valid JSON at byte " + std::to_string(e.byte) + " (a gpucheck facts file is one JSON object)"};
-  }
+  auto parsed = parse_json(text);
+  if (!parsed) return Problem{Reason::malformed, where, parsed.problem().detail + " (a gpucheck facts file is one JSON object)"};
+  const nlohmann::json& j = *parsed;
   if (!j.is_object()) return Problem{Reason::malformed, where, "top level: expected an object"};
   const auto schema = j.find("schema");
   if (schema == j.end() || !schema->is_string())

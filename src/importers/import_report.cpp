@@ -10,6 +10,7 @@
 #include "importers/nvsmi_import.hpp"
 #include "parse/nvsmi_table.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
@@ -75,10 +76,12 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
     if (head.find("\"gpucheck.check/") != std::string_view::npos) {
       // `gpucheck check --json` carries the facts it judged (their own
       // "schema" may fall in the head too, so this test comes first).
-      auto j = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
-      if (j.is_discarded() || !j.is_object() || !j.contains("facts") || !j["facts"].is_object())
+      auto parsed = parse_json(body);
+      if (!parsed) return Problem{Reason::malformed, name, parsed.problem().detail};
+      const auto& j = *parsed;
+      if (!j.is_object() || !j.contains("facts") || !j["facts"].is_object())
         return unknown(name, "gpucheck check JSON without its \"facts\" object");
-      auto f = facts_from_json(j["facts"].dump(), name);
+      auto f = facts_from_json(dump_json(j["facts"]), name);
       if (!f) return f.problem();
       return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
     }

@@ -10,6 +10,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "host/process.hpp"
+#include "util/json_text.hpp"
+
 namespace gpucheck::kernels {
 namespace {
 
@@ -40,13 +43,13 @@ ChildEnd run_streaming_child(const std::function<void(const std::function<void(c
     return {ChildEnd::How::not_started, -1, 0, std::string("fork: ") + std::strerror(errno)};
   }
   if (pid == 0) {
-    ::setpgid(0, 0);
+    enter_isolated_child();
     ::close(fd[0]);
     int code = 0;
     try {
       body([&](const std::string& line) { write_all(fd[1], line + "\n"); });
     } catch (const std::exception& e) {
-      write_all(fd[1], std::string("{\"child_exception\":\"") + e.what() + "\"}\n");
+      write_all(fd[1], dump_json(nlohmann::json{{"child_exception", e.what()}}) + "\n");
       code = 3;
     }
     ::_exit(code);  // no atexit handlers or static destructors in the child

@@ -13,6 +13,7 @@
 #include "matrix/precisions.hpp"
 #include "util/pci_address.hpp"
 #include "util/version.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck::kernels {
 namespace {
@@ -290,7 +291,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
           } else if (auto t = get<std::string>(j, "telemetry"); t && gpu.sustained) {
             gpu.sustained->telemetry = t;
           } else if (j.contains("fatal")) {
-            fatal = j["fatal"].dump();
+            fatal = dump_json(j["fatal"]);
           } else if (auto e = get<std::string>(j, "child_exception")) {
             fatal = *e;
           }

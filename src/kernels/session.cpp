@@ -13,6 +13,7 @@
 #include "kernels/driver_api.hpp"
 #include "kernels/nvml_api.hpp"
 #include "kernels/reference.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck::kernels {
 namespace {
@@ -251,7 +252,7 @@ void run_sustained(const Device& d, const KernelSpec& asked, const SessionOption
   const nvml::Telemetry telemetry(o.nvml, d.pci_bus_id);
   if (!telemetry.ok()) {
     result["telemetry"] = telemetry.why();
-    out(json{{"telemetry", telemetry.why()}}.dump());
+    out(dump_json(json{{"telemetry", telemetry.why()}}));
   }
   const auto start = WallClock::now();
   const auto end = start + std::chrono::duration_cast<WallClock::duration>(std::chrono::duration<double>(o.sustained_s));
@@ -280,7 +281,7 @@ void run_sustained(const Device& d, const KernelSpec& asked, const SessionOption
     if (r.temperature_c) s["temperature_c"] = *r.temperature_c;
     if (r.power_w) s["power_w"] = *r.power_w;
     if (r.reasons) s["throttle_reasons"] = *r.reasons;
-    out(json{{"sample", s}}.dump());
+    out(dump_json(json{{"sample", s}}));
     ++samples;
   }
   result["samples"] = samples;
@@ -367,12 +368,12 @@ void session_enumerate(const std::vector<std::string>& candidates, const LineSin
   json j;
   Api api;
   auto lib = load(candidates, api, j);
-  if (!lib) return out(j.dump());
+  if (!lib) return out(dump_json(j));
   int count = 0;
   j["devices"] = json::array();
   if (const CUresult r = api.cuDeviceGetCount(&count); r != 0) {
     j["count_error"] = api.error_name(r);
-    return out(j.dump());
+    return out(dump_json(j));
   }
   for (int i = 0; i < count; ++i) {
     CUdevice dev = 0;
@@ -404,7 +405,7 @@ void session_enumerate(const std::vector<std::string>& candidates, const LineSin
     if (api.cuDeviceGetPCIBusId(buf, sizeof buf - 1, dev) == 0) d["pci_bus_id"] = std::string(buf);
     j["devices"].push_back(d);
   }
-  out(j.dump());
+  out(dump_json(j));
 }
 
 void session_run(const std::vector<std::string>& candidates, int ordinal, const std::vector<std::string>& steps,
@@ -412,18 +413,18 @@ void session_run(const std::vector<std::string>& candidates, int ordinal, const 
   json head;
   Api api;
   auto lib = load(candidates, api, head);
-  if (!lib) return out(json{{"fatal", head}}.dump());
+  if (!lib) return out(dump_json(json{{"fatal", head}}));
   Device d{api, 0, 1, {}};
   CUcontext ctx = nullptr;
   CUresult r = api.cuDeviceGet(&d.dev, ordinal);
   if (r == 0) r = api.cuDevicePrimaryCtxRetain(&ctx, d.dev);
   if (r == 0) r = api.cuCtxSetCurrent(ctx);
-  if (r != 0) return out(json{{"fatal", json{{"context_error", api.error_name(r)}}}}.dump());
+  if (r != 0) return out(dump_json(json{{"fatal", json{{"context_error", api.error_name(r)}}}}));
   api.cuDeviceGetAttribute(&d.sms, kAttrMultiprocessorCount, d.dev);
   char bus[64] = {};
   if (api.cuDeviceGetPCIBusId(bus, sizeof bus - 1, d.dev) == 0) d.pci_bus_id = bus;
   for (const auto& step : steps) {
-    out(json{{"start", step}}.dump());
+    out(dump_json(json{{"start", step}}));
     json result = json::object();
     const std::string entry = step == "bandwidth" ? "gpucheck_copy_b128" : step == "sustained" ? opts.sustained_kernel : step;
     const KernelSpec* k = find_kernel(entry);
@@ -449,7 +450,7 @@ void session_run(const std::vector<std::string>& candidates, int ordinal, const 
       result["status"] = launchy ? "launch_failed" : "failed";
       result["context_error"] = true;
     }
-    out(json{{"step", step}, {"result", result}}.dump());
+    out(dump_json(json{{"step", step}, {"result", result}}));
     if (result.value("context_error", false)) return;
   }
   api.cuDevicePrimaryCtxRelease_v2(d.dev);

@@ -5,6 +5,7 @@
 #include "facts/facts_json.hpp"
 #include "report/text_writer.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
@@ -151,7 +152,7 @@ std::string render_check_json(const CheckReport& r, const ReportOptions& o) {
   j["findings"] = nlohmann::ordered_json::array();
   for (auto& f : r.findings) j["findings"].push_back(finding_json(f));
   j["facts"] = to_json(r.facts);
-  return j.dump(2) + "\n";
+  return dump_json(j, 2) + "\n";
 }
 
 }  // namespace gpucheck

@@ -2,6 +2,7 @@
 
 #include "facts/facts_json.hpp"
 #include "report/reports.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
@@ -12,7 +13,7 @@ std::string render_facts_json(const Facts& f, const ReportOptions& o) {
   out["gpucheck_version"] = o.version;
   for (auto& [k, v] : j.items())
     if (k != "schema") out[k] = std::move(v);
-  return out.dump(2) + "\n";
+  return dump_json(out, 2) + "\n";
 }
 
 }  // namespace gpucheck

@@ -1,10 +1,77 @@
 #include "report/terminal.hpp"
 
+#include <cstdio>
+
+#include "util/utf8.hpp"
+
 namespace gpucheck {
 
 std::string Style::wrap(const char* code, std::string_view s) const {
   if (!color_) return std::string(s);
   return "\x1b[" + std::string(code) + "m" + std::string(s) + "\x1b[0m";
+}
+
+namespace {
+
+void escape_byte(unsigned char c, std::string& out) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  out += buf;
+}
+
+// The length of a colour sequence at s[0] (ESC '[' [0-9;]* 'm'), 0 if it is
+// none, npos if s ends before it could tell.
+std::size_t colour_sequence(std::string_view s) {
+  if (s.size() < 2) return std::string_view::npos;
+  if (s[1] != '[') return 0;
+  for (std::size_t i = 2; i < s.size() && i < 16; ++i) {
+    if (s[i] == 'm') return i + 1;
+    if (!((s[i] >= '0' && s[i] <= '9') || s[i] == ';')) return 0;
+  }
+  return s.size() < 16 ? std::string_view::npos : 0;
+}
+
+}  // namespace
+
+std::size_t terminal_safe(std::string_view in, bool keep_colour, bool at_end, std::string& out) {
+  std::size_t i = 0;
+  while (i < in.size()) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) {
+      out += static_cast<char>(c);
+      ++i;
+    } else if (c == 0x1b && keep_colour) {
+      const std::size_t n = colour_sequence(in.substr(i));
+      if (n == std::string_view::npos && !at_end) return i;
+      if (n != 0 && n != std::string_view::npos) {
+        out.append(in.substr(i, n));
+        i += n;
+      } else {
+        escape_byte(c, out);
+        ++i;
+      }
+    } else if (c < 0x80) {
+      escape_byte(c, out);
+      ++i;
+    } else {
+      bool truncated = false;
+      const std::size_t n = utf8_sequence_at(in, i, &truncated);
+      if (n == 0 && truncated && !at_end) return i;
+      if (n == 0) {
+        out += kReplacementCharacter;
+        ++i;
+      } else if (c == 0xC2 && static_cast<unsigned char>(in[i + 1]) < 0xA0) {  // C1 controls, U+0080 to U+009F
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(in[i + 1]));
+        out += buf;
+        i += n;
+      } else {
+        out.append(in.substr(i, n));
+        i += n;
+      }
+    }
+  }
+  return i;
 }
 
 }  // namespace gpucheck

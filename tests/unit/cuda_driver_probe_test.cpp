@@ -71,6 +71,7 @@ Facts probe(const ProbeOptions& opts = {}) {
   ProbeContext ctx(host, opts);
   probe_nvidia_userspace(ctx);
   probe_cuda_driver_api(ctx);
+  finish_cuda_driver_api(ctx);
   return std::move(ctx.facts());
 }
 

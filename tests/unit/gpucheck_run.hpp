@@ -25,4 +25,18 @@ inline CommandResult run_gpucheck(const std::vector<std::string>& args) {
   return *r;
 }
 
+// The same, with NAME=VALUE pairs added to the environment and from
+// another working directory (through env(1) and sh(1), which every Linux has).
+inline CommandResult run_gpucheck_with(const std::vector<std::string>& env, const std::string& cwd,
+                                       const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"-c", "cd \"$0\" && exec \"$@\"", cwd.empty() ? "." : cwd, "/usr/bin/env"};
+  argv.insert(argv.end(), env.begin(), env.end());
+  argv.push_back(gpucheck_binary());
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto r = run_process("/bin/sh", argv, Millis(60000));
+  REQUIRE(r);
+  REQUIRE_FALSE(r->timed_out);
+  return *r;
+}
+
 }  // namespace gpucheck::test

@@ -128,8 +128,9 @@ TEST_CASE("an nvidia-smi that hangs is killed at its deadline and the run goes o
   o.command_timeout = Millis(300);
   const auto start = std::chrono::steady_clock::now();
   ProbeContext ctx(host, o);
+  start_nvidia_smi(ctx);
+  probe_services(ctx);  // the run goes on while nvidia-smi hangs
   probe_nvidia_smi(ctx);
-  probe_services(ctx);  // the run goes on after the kill
   const auto elapsed = std::chrono::steady_clock::now() - start;
   ::setenv("PATH", saved.c_str(), 1);
   auto n = find_note(ctx.facts(), "nvidia_smi", Reason::timed_out);
@@ -151,13 +152,23 @@ TEST_CASE("nvidia-smi failing with the driver's message", "[probe][bad-input]") 
   CHECK_THAT(n->problem.detail, Catch::StartsWith("exit code 9: NVIDIA-SMI has failed"));
 }
 
-TEST_CASE("the whole run's --timeout skips what is left", "[probe]") {
+TEST_CASE("with the run's --timeout spent, no program starts and the files are still read", "[probe]") {
   TempDir t;
+  write_file(t.path() / "etc/os-release", "ID=debian\nVERSION_ID=\"12\"\n");
   ProbeOptions o;
   o.timeout = Millis(0);
   auto f = probe_dir(t, o);
-  CHECK(find_note(f, "system", Reason::timed_out));
-  CHECK(find_note(f, "kernel_log", Reason::timed_out));
+  CHECK(f.system.os.id == "debian");
+  CHECK_FALSE(find_note(f, "system", Reason::timed_out));
+
+  LiveHost host;
+  auto r = host.run(Command{"sh", {"-c", "true"}, Millis(0)});
+  REQUIRE_FALSE(r);
+  CHECK(r.problem().reason == Reason::timed_out);
+  CHECK_THAT(r.problem().detail, Catch::Contains("not started"));
+  auto call = host.isolated_call("call", Millis(0), [] { return std::string("answer"); });
+  REQUIRE_FALSE(call);
+  CHECK(call.problem().reason == Reason::timed_out);
 }
 
 TEST_CASE("a libcuda.so.1 that is a CUDA toolkit's stub is flagged", "[probe]") {

@@ -31,6 +31,7 @@ Facts probe_root(const std::string& root) {
   REQUIRE(host);
   ProbeContext ctx(**host, {});
   probe_rocm(ctx);
+  finish_rocm(ctx);
   return std::move(ctx.facts());
 }
 
@@ -267,6 +268,7 @@ TEST_CASE("rocm probe: the CI host's real librocm_smi64 fails cleanly in a child
   ProbeContext ctx(host, {});
   const auto start = std::chrono::steady_clock::now();
   probe_rocm(ctx);
+  finish_rocm(ctx);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   const Facts& f = ctx.facts();
   REQUIRE(f.software.rocm.smi);
