@@ -6,6 +6,7 @@
 #include "matrix/precisions.hpp"
 #include "rules/engine.hpp"
 #include "rules/fact_view.hpp"
+#include "rules/unverified.hpp"
 
 namespace gpucheck {
 
@@ -107,7 +108,11 @@ Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequir
   std::vector<Rule> rules = knowledge.rules;
   auto extra = requirement_rules(req);
   rules.insert(rules.end(), extra.begin(), extra.end());
-  return Verdict{evaluate_rules(rules, subjects)};
+  Verdict v{evaluate_rules(rules, subjects)};
+  auto unproven = unverified_findings(facts, req.gpus.value_or(0), v.findings);
+  v.findings.insert(v.findings.end(), unproven.begin(), unproven.end());
+  sort_findings(v.findings);
+  return v;
 }
 
 }  // namespace gpucheck

@@ -1,0 +1,75 @@
+#include "rules/unverified.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace gpucheck {
+namespace {
+
+struct Answerer {
+  std::string_view subject, item;  // the note a probe writes when this did not answer ("" item: any)
+  const char* what;                // what it would have told
+  const char* fix;
+};
+
+// The driver's own voices: when one of these failed, the GPUs were not
+// asked. Their absence (no driver installed) is the matrix's driver rules'
+// business, not this one's.
+constexpr Answerer kAnswerers[] = {
+    {"cuda_driver_api", "CUDA driver", "the CUDA driver API (cuInit, the devices and their compute capability)",
+     "Run nvidia-smi and check the kernel log (dmesg) for NVRM or Xid errors; a hung cuInit usually needs the driver "
+     "reloaded or the node rebooted"},
+    {"nvidia_smi", "", "nvidia-smi (clocks, throttling, ECC, remapped rows, power, the driver's view of each GPU)",
+     "Run nvidia-smi -q by hand; if it hangs or fails, check dmesg for NVRM or Xid errors and the persistence daemon"},
+    {"rocm", "ROCm SMI", "ROCm SMI (the AMD GPUs as the driver reports them)",
+     "Run rocm-smi by hand and check dmesg for amdgpu errors"},
+};
+
+bool has_gpu_on_bus(const Facts& f) {
+  return std::any_of(f.pci.begin(), f.pci.end(), [](const PciDevice& d) {
+    return d.kind == PciKind::gpu && (d.vendor == PciVendor::nvidia || d.vendor == PciVendor::amd);
+  });
+}
+
+const Answerer* answerer_for(const Note& n) {
+  for (const auto& a : kAnswerers)
+    if (n.subject == a.subject && (a.item.empty() || n.item == a.item)) return &a;
+  return nullptr;
+}
+
+Finding unverified(const Note& n, const std::string& what, const std::string& fix) {
+  Finding f;
+  f.rule = "unverified-" + n.subject;
+  f.category = "unverified";
+  f.severity = Severity::error;
+  f.scope = "host";
+  const bool timed_out = n.problem.reason == Reason::timed_out;
+  f.title = n.subject + (timed_out ? " did not answer in time" : " could not answer");
+  f.message = "Not verified: " + what + ". " + n.item + ": " + n.problem.detail;
+  f.evidence.push_back(Evidence{"notes." + n.subject, std::string(to_string(n.problem.reason)), n.problem.where});
+  f.fix = fix;
+  return f;
+}
+
+}  // namespace
+
+std::vector<Finding> unverified_findings(const Facts& facts, int expected_gpus, const std::vector<Finding>& known) {
+  std::vector<Finding> out;
+  if (!has_gpu_on_bus(facts) && expected_gpus <= 0) return out;
+  const bool driver_explained = std::any_of(known.begin(), known.end(), [](const Finding& f) {
+    return f.severity == Severity::error && (f.category == "driver-missing" || f.category == "driver-mismatch");
+  });
+  for (const auto& n : facts.notes) {
+    const Reason r = n.problem.reason;
+    if (const Answerer* a = answerer_for(n)) {
+      if (r == Reason::timed_out || ((r == Reason::failed || r == Reason::malformed) && !driver_explained))
+        out.push_back(unverified(n, a->what, a->fix));
+    } else if (r == Reason::timed_out) {
+      out.push_back(unverified(n, "what the " + n.subject + " probe reads",
+                               "Find what hangs (the note names it) or give the run a longer --timeout"));
+    }
+  }
+  return out;
+}
+
+}  // namespace gpucheck
