@@ -4,13 +4,17 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <string_view>
 
 #include "host/root_fs.hpp"
 #include "util/strings.hpp"
@@ -171,12 +175,77 @@ Result<CommandResult> run_process(const std::string& path, const std::vector<std
   return res;
 }
 
+namespace {
+
+// Every live process below `root`, read from /proc (a parent id per
+// process). The tree may change while it is read; callers kill and look again.
+std::vector<pid_t> descendants_of(pid_t root) {
+  std::multimap<pid_t, pid_t> children;  // parent -> child
+  if (DIR* d = ::opendir("/proc")) {
+    while (const dirent* e = ::readdir(d)) {
+      const auto pid = parse_int(e->d_name);
+      if (!pid) continue;
+      char buf[512];
+      const int fd = ::open(("/proc/" + std::string(e->d_name) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+      ::close(fd);
+      if (n <= 0) continue;
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses.
+      const std::string_view stat(buf, static_cast<std::size_t>(n));
+      const auto close = stat.rfind(')');
+      if (close == std::string_view::npos || close + 4 >= stat.size()) continue;
+      const auto fields = split(stat.substr(close + 2), ' ');
+      if (fields.size() < 2) continue;
+      if (const auto ppid = parse_int(fields[1])) children.emplace(static_cast<pid_t>(*ppid), static_cast<pid_t>(*pid));
+    }
+    ::closedir(d);
+  }
+  std::vector<pid_t> out;
+  std::vector<pid_t> todo{root};
+  while (!todo.empty()) {
+    const pid_t p = todo.back();
+    todo.pop_back();
+    auto [lo, hi] = children.equal_range(p);
+    for (auto it = lo; it != hi; ++it) {
+      out.push_back(it->second);
+      todo.push_back(it->second);
+    }
+  }
+  return out;
+}
+
+void kill_descendants(pid_t root) {
+  for (int round = 0; round < 4; ++round) {
+    const auto pids = descendants_of(root);
+    if (pids.empty()) return;
+    for (pid_t p : pids) ::kill(p, SIGKILL);
+  }
+}
+
+}  // namespace
+
 void enter_isolated_child() {
   ::setpgid(0, 0);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   if (const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC); null >= 0) {
     ::dup2(null, STDIN_FILENO);
     ::dup2(null, STDOUT_FILENO);
   }
+}
+
+void leave_isolated_child() {
+  int r;
+  while ((r = ::waitpid(-1, nullptr, WNOHANG)) > 0) {}
+  if (r != 0) return;  // no child left (the common case): nothing to read in /proc
+  kill_descendants(::getpid());
+  while (::waitpid(-1, nullptr, 0) > 0) {}
+}
+
+void kill_isolated_child(int pid) {
+  ::kill(-pid, SIGKILL);
+  kill_descendants(pid);  // as subreaper the child holds every orphan it made, in any group
+  ::kill(pid, SIGKILL);
 }
 
 Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis deadline,
@@ -199,6 +268,7 @@ Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis 
       code = 3;
     }
     std::size_t off = 0;
+    leave_isolated_child();
     while (off < result.size()) {
       const ssize_t n = ::write(p.fd[1], result.data() + off, result.size() - off);
       if (n <= 0) break;
@@ -210,7 +280,7 @@ Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis 
   p.close_write();
   std::string out;
   if (drain({p.fd[0]}, {&out}, end, kMaxFileBytes) != DrainEnd::eof) {
-    ::kill(-pid, SIGKILL);  // the child and anything it started
+    kill_isolated_child(pid);
     ::waitpid(pid, nullptr, 0);
     return Problem{Reason::timed_out, what,
                    "no answer within " + std::to_string(deadline.count()) + " ms; the call was killed"};

@@ -52,6 +52,7 @@ ChildEnd run_streaming_child(const std::function<void(const std::function<void(c
       write_all(fd[1], dump_json(nlohmann::json{{"child_exception", e.what()}}) + "\n");
       code = 3;
     }
+    leave_isolated_child();
     ::_exit(code);  // no atexit handlers or static destructors in the child
   }
   ::setpgid(pid, pid);
@@ -87,7 +88,7 @@ ChildEnd run_streaming_child(const std::function<void(const std::function<void(c
   ::close(fd[0]);
   ChildEnd end;
   if (timed_out) {
-    ::kill(-pid, SIGKILL);
+    kill_isolated_child(pid);
     ::waitpid(pid, nullptr, 0);
     end.how = ChildEnd::How::timed_out;
     end.detail = "no answer within " + std::to_string(waited_for.count()) + " ms; the child was killed";

@@ -92,6 +92,15 @@ void summary(Writer& w, const Facts& f) {
 }
 
 
+// What hung or was not started for --timeout: a launcher's log should name
+// it without a second run.
+std::vector<const Note*> timed_out_notes(const Facts& f) {
+  std::vector<const Note*> out;
+  for (auto& n : f.notes)
+    if (n.problem.reason == Reason::timed_out) out.push_back(&n);
+  return out;
+}
+
 }  // namespace
 
 nlohmann::ordered_json finding_json(const Finding& f) {
@@ -129,6 +138,7 @@ std::string render_check_text(const CheckReport& r, const ReportOptions& o) {
     w.raw() << "\n";
   }
   summary(w, r.facts);
+  for (const Note* n : timed_out_notes(r.facts)) w.fact("Timed out", n->subject + ": " + n->item + ": " + n->problem.detail);
   if (!r.facts.notes.empty())
     w.line(s.dim(plural(static_cast<int>(r.facts.notes.size()), "fact") + " could not be read; `gpucheck probe` lists them with the reason"));
   std::string counts = plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + std::to_string(infos) + " info";
@@ -151,6 +161,9 @@ std::string render_check_json(const CheckReport& r, const ReportOptions& o) {
                  {"info", count(r.findings, Severity::info)}};
   j["findings"] = nlohmann::ordered_json::array();
   for (auto& f : r.findings) j["findings"].push_back(finding_json(f));
+  j["timed_out"] = nlohmann::ordered_json::array();
+  for (const Note* n : timed_out_notes(r.facts))
+    j["timed_out"].push_back({{"probe", n->subject}, {"item", n->item}, {"detail", n->problem.detail}});
   j["facts"] = to_json(r.facts);
   return dump_json(j, 2) + "\n";
 }

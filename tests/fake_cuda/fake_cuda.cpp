@@ -9,6 +9,7 @@
 // the CUDA 13.0 runtime library (`strings libcudart.so.13`), which shares the
 // driver's table. The stub behaviour (every entry point returns 34, even
 // cuGetErrorName) was measured on the toolkit's lib64/stubs/libcuda.so.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -119,7 +120,7 @@ struct Description {
   CUresult init = kSuccess;
   int driver_version = 0;
   std::vector<Device> devices;
-  std::set<std::string> hang, crash;
+  std::set<std::string> hang, crash, print, daemon;
   std::map<std::string, struct Kernel> kernels;  // by .entry name
   std::map<std::string, struct JitFailure> jit_failures;
   double memcpy_ms = 1;
@@ -251,6 +252,10 @@ Description load() {
       desc.hang.insert(rest);
     } else if (word == "crash") {
       desc.crash.insert(rest);
+    } else if (word == "print") {
+      desc.print.insert(rest);
+    } else if (word == "daemon") {
+      desc.daemon.insert(rest);
     } else if (word == "kernel" || word == "jit_fail") {
       const auto sp2 = rest.find(' ');
       const std::string entry = rest.substr(0, sp2);
@@ -322,6 +327,28 @@ bool enter(const char* fn, CUresult& stub_answer) {
   }
   if (d.hang.count(fn))
     for (;;) ::pause();  // until the caller's watchdog kills us
+  if (d.print.count(fn)) {
+    // Some drivers and shims log to standard output.
+    std::printf("fake libcuda: %s was called\n", fn);
+    std::fflush(stdout);
+  }
+  if (d.daemon.count(fn)) {
+    // A helper daemon, as a driver may start one: its own session, the
+    // caller's descriptors (pipes included) still open, alive for a long
+    // time. The entry point answers once the daemon has written its pid.
+    const pid_t middle = ::fork();
+    if (middle == 0) {
+      ::setsid();
+      if (::fork() == 0) {
+        if (const char* desc = std::getenv("GPUCHECK_FAKE_CUDA")) std::ofstream(std::string(desc) + ".daemon-pid") << ::getpid() << "\n";
+        ::kill(::getppid(), SIGKILL);  // the middle process: the daemon is an orphan now
+        for (int i = 0; i < 600; ++i) ::sleep(1);
+        ::_exit(0);
+      }
+      for (;;) ::pause();
+    }
+    if (middle > 0) ::waitpid(middle, nullptr, 0);
+  }
   stub_answer = kStubLibrary;
   return d.stub;
 }

@@ -1,0 +1,163 @@
+// gpucheck as a launcher's gate, run as the launcher runs it: the binary,
+// a real venv whose torch pin is unmet (so the host fails), and one thing
+// that hangs, crashes or prints. The gate must still fail, in time, and
+// name what did not answer.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "gpucheck_run.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using gpucheck::test::run_gpucheck_with;
+using gpucheck::test::TempDir;
+using gpucheck::test::write_file;
+using nlohmann::json;
+
+namespace {
+
+const std::string kFakeDir = GPUCHECK_FAKE_CUDA_DIR;
+
+// A venv made by Debian's python3, with a torch whose cuDNN pin is not what
+// is installed: `check` fails on it whatever else happens.
+std::string venv_with_unmet_pin(const TempDir& t) {
+  const std::string venv = t.str() + "/venv";
+  auto made = gpucheck::run_process("/usr/bin/python3", {"-m", "venv", "--without-pip", venv}, gpucheck::Millis(60000));
+  REQUIRE(made);
+  REQUIRE(made->exit_code == 0);
+  fs::path site;
+  for (auto& e : fs::directory_iterator(venv + "/lib")) site = e.path() / "site-packages";
+  REQUIRE(fs::is_directory(site));
+  write_file(site / "torch-2.3.0.dist-info/METADATA",
+             "Metadata-Version: 2.1\nName: torch\nVersion: 2.3.0\n"
+             "Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; platform_system == \"Linux\"\n");
+  write_file(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA", "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n");
+  return venv;
+}
+
+std::string hung_nvidia_smi(const TempDir& t) {
+  const std::string dir = t.str() + "/bin";
+  write_file(dir + "/nvidia-smi", "#!/bin/sh\nsleep 100\n");
+  ::chmod((dir + "/nvidia-smi").c_str(), 0755);
+  return dir;
+}
+
+std::string fake_driver(const TempDir& t, const std::string& extra) {
+  const std::string path = t.str() + "/driver.txt";
+  write_file(path, "driver_version 12020\n"
+                   "device name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a23 cc=9.0 sms=132 "
+                   "mem=85520809984 bus=0000:18:00.0\n" + extra);
+  return path;
+}
+
+std::set<std::string> rules_of(const json& report) {
+  std::set<std::string> out;
+  for (auto& f : report["findings"]) out.insert(f["rule"].get<std::string>());
+  return out;
+}
+
+std::set<std::string> timed_out_of(const json& report) {
+  std::set<std::string> out;
+  for (auto& t : report["timed_out"]) out.insert(t["probe"].get<std::string>());
+  return out;
+}
+
+struct Timed {
+  gpucheck::CommandResult r;
+  double seconds;
+};
+
+Timed timed_run(const std::vector<std::string>& env, const std::vector<std::string>& args) {
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run_gpucheck_with(env, "", args);
+  return {r, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+}
+
+}  // namespace
+
+TEST_CASE("a failing host still fails with nvidia-smi hung, and the report names it", "[cli][gate]") {
+  TempDir t;
+  const auto venv = venv_with_unmet_pin(t);
+  const std::string path = "PATH=" + hung_nvidia_smi(t) + ":/usr/bin:/bin";
+
+  auto plain = timed_run({"VIRTUAL_ENV=" + venv}, {"check", "--json"});
+  REQUIRE(plain.r.exit_code == 1);
+  CHECK(rules_of(json::parse(plain.r.out)).count("pinned-requirement-unmet") == 1);
+
+  auto hung = timed_run({"VIRTUAL_ENV=" + venv, path}, {"--timeout", "3", "check", "--json"});
+  INFO(hung.r.err);
+  REQUIRE(hung.r.exit_code == 1);
+  const auto j = json::parse(hung.r.out);
+  CHECK(rules_of(j).count("pinned-requirement-unmet") == 1);
+  CHECK(timed_out_of(j).count("nvidia_smi") == 1);
+  CHECK(hung.seconds < 3 + 2);  // the deadline bounds the run (slack for a loaded machine), not a benchmark
+
+  // Told the node has a GPU, the hang itself is an error a launcher sees.
+  auto gate = timed_run({path}, {"--timeout", "3", "check", "--json", "--gpus", "1"});
+  CHECK(gate.r.exit_code == 1);
+  CHECK(rules_of(json::parse(gate.r.out)).count("unverified-nvidia_smi") == 1);
+
+  auto text = timed_run({"VIRTUAL_ENV=" + venv, path}, {"--timeout", "3", "check"});
+  CHECK_THAT(text.r.out, Catch::Contains("Timed out") && Catch::Contains("nvidia_smi"));
+}
+
+TEST_CASE("a hung cuInit costs the driver API only: the failing host fails in time", "[cli][gate][fake_cuda]") {
+  TempDir t;
+  const auto venv = venv_with_unmet_pin(t);
+  const std::vector<std::string> env{"VIRTUAL_ENV=" + venv, "LD_LIBRARY_PATH=" + kFakeDir,
+                                     "GPUCHECK_FAKE_CUDA=" + fake_driver(t, "hang cuInit\n")};
+  auto hung = timed_run(env, {"--timeout", "5", "check", "--json", "--gpus", "1"});
+  INFO(hung.r.err);
+  REQUIRE(hung.r.exit_code == 1);
+  const auto j = json::parse(hung.r.out);
+  const auto rules = rules_of(j);
+  CHECK(rules.count("pinned-requirement-unmet") == 1);
+  CHECK(rules.count("unverified-cuda_driver_api") == 1);
+  CHECK(timed_out_of(j).count("cuda_driver_api") == 1);
+  CHECK(hung.seconds < 5 + 2);
+}
+
+TEST_CASE("a cuInit that crashes is unverified, not a pass", "[cli][gate][fake_cuda]") {
+  TempDir t;
+  const std::vector<std::string> env{"LD_LIBRARY_PATH=" + kFakeDir, "GPUCHECK_FAKE_CUDA=" + fake_driver(t, "crash cuInit\n")};
+  auto r = timed_run(env, {"check", "--json", "--gpus", "1"});
+  REQUIRE(r.r.exit_code == 1);
+  const auto j = json::parse(r.r.out);
+  bool named = false;
+  for (auto& f : j["findings"])
+    if (f["rule"] == "unverified-cuda_driver_api") {
+      named = true;
+      CHECK(f["category"] == "unverified");
+      CHECK(f["severity"] == "error");
+      CHECK_THAT(f["message"].get<std::string>(), Catch::Contains("signal 11"));
+    }
+  CHECK(named);
+}
+
+TEST_CASE("a libcuda that prints or leaves a daemon cannot spoil the report or hold the run", "[cli][gate][fake_cuda]") {
+  TempDir t;
+  const std::vector<std::string> env{"LD_LIBRARY_PATH=" + kFakeDir,
+                                     "GPUCHECK_FAKE_CUDA=" + fake_driver(t, "print cuInit\ndaemon cuInit\n")};
+  auto r = timed_run(env, {"probe", "--json"});
+  REQUIRE(r.r.exit_code == 0);
+  CHECK(r.r.out.find("fake libcuda:") == std::string::npos);
+  const auto j = json::parse(r.r.out);  // throws if a line of the library's reached standard output
+  // Had the daemon kept the answer's pipe open, the call would have run to
+  // its deadline and answered nothing.
+  REQUIRE(j["cuda_driver_api"].is_object());
+  CHECK(j["cuda_driver_api"]["devices"].size() == 1);
+  for (auto& n : j["notes"]) CHECK_FALSE((n["subject"] == "cuda_driver_api" && n["reason"] == "timed_out"));
+  // And it is gone, although it left the child's process group and session.
+  const auto pid_text = gpucheck::test::read_file(t.str() + "/driver.txt.daemon-pid");
+  const auto pid = static_cast<pid_t>(std::stol(pid_text));
+  REQUIRE(pid > 1);
+  CHECK(::kill(pid, 0) != 0);
+}
