@@ -1,6 +1,6 @@
 // The CUDA Driver API, asked directly: does cuInit succeed, which CUDA does
 // the driver support, and which devices does it see. libcuda is loaded in a
-// forked child with a deadline (Host::isolated_call): a driver that hangs
+// child process with a deadline (Host::isolated_call): a driver that hangs
 // or crashes on init becomes a note, never a hung pre-flight check.
 #include <nlohmann/json.hpp>
 
@@ -106,9 +106,10 @@ void probe_cuda_driver_api(ProbeContext& ctx) {
     ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::absent, "libcuda.so.1", "no libcuda.so.1 to load: the NVIDIA userspace driver is not installed"});
     return;
   }
-  ctx.start_call(kCallKey, ctx.deadline().cap(ctx.options().driver_timeout), *lib.path,
-                 [candidates] { return query_driver(candidates); });
+  ctx.start_call(IsolatedCall{kCallKey, candidates}, ctx.deadline().cap(ctx.options().driver_timeout), *lib.path);
 }
+
+const IsolatedEntry kCudaDriverCall{kCallKey, query_driver};
 
 void finish_cuda_driver_api(ProbeContext& ctx) {
   auto call = ctx.take_call(kCallKey);

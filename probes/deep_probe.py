@@ -3,12 +3,14 @@
 # asks each for its runtime view, and prints ONE JSON object on its last line
 # (the DeepProbeFacts of src/facts/facts.hpp). Safe by construction: no
 # network, no files written, bounded work (one 256x256 matmul per framework).
-import json
 import sys
 
-# With `python -c`, sys.path[0] is the current directory: a stray torch/ there
-# must not shadow the installed one.
+# With `python -c`, sys.path[0] is the current directory: a stray json.py or
+# torch/ there must not run or shadow the installed one, so it goes before
+# the first import that searches sys.path (sys is built in).
 sys.path[:] = [p for p in sys.path if p not in ("", ".")]
+
+import json  # noqa: E402
 
 # GPU libraries worth naming when mapped into the process.
 _GPU_LIBS = ("libcuda.so", "libcudart", "libcudnn", "libnccl", "libcublas", "libcufft", "libcurand",

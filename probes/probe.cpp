@@ -33,10 +33,11 @@ Result<CommandResult> ProbeContext::run(const Command& cmd) {
   return answer;
 }
 
-void ProbeContext::start_call(const std::string& key, Millis deadline, std::string library, std::function<std::string()> fn) {
+void ProbeContext::start_call(IsolatedCall call, Millis deadline, std::string library) {
+  const std::string key = call.key;
   if (calls_.count(key)) return;
   calls_.emplace(key, StartedCall{std::async(std::launch::async,
-                                             [&h = host_, key, deadline, fn = std::move(fn)] { return h.isolated_call(key, deadline, fn); }),
+                                             [&h = host_, call = std::move(call), deadline] { return h.isolated_call(call, deadline); }),
                                   deadline, std::move(library)});
 }
 
@@ -66,6 +67,14 @@ const std::vector<ProbeInfo>& all_probes() {
       {"container_runtime", "/proc/self/mountinfo (driver files mounted by the NVIDIA container toolkit), cuda-compat", probe_container_runtime},
   };
   return probes;
+}
+
+const std::vector<IsolatedEntry>& isolated_calls() {
+  static const std::vector<IsolatedEntry> calls = {
+      kCudaDriverCall,
+      kRocmSmiCall,
+  };
+  return calls;
 }
 
 Facts run_probes(const Host& host, const ProbeOptions& opts) {

@@ -16,6 +16,7 @@
 #include "facts/facts.hpp"
 #include "host/host.hpp"
 #include "host/library_locator.hpp"
+#include "host/process.hpp"
 #include "util/deadline.hpp"
 
 namespace gpucheck {
@@ -59,7 +60,7 @@ class ProbeContext {
     Millis deadline;      // what it was given
     std::string library;  // what it loaded, for the notes
   };
-  void start_call(const std::string& key, Millis deadline, std::string library, std::function<std::string()> fn);
+  void start_call(IsolatedCall call, Millis deadline, std::string library);
   std::optional<CallAnswer> take_call(const std::string& key);
 
  private:
@@ -109,6 +110,12 @@ void probe_container_runtime(ProbeContext&);
 
 // The registry, in the order they run: a plain array, no self-registration.
 const std::vector<ProbeInfo>& all_probes();
+
+// The driver calls the probes make in an isolated child, by key (main()
+// serves them: host/process.hpp, serve_isolated_call).
+extern const IsolatedEntry kCudaDriverCall;  // cuda_driver_probe.cpp
+extern const IsolatedEntry kRocmSmiCall;     // rocm_probe.cpp
+const std::vector<IsolatedEntry>& isolated_calls();
 
 // Runs every probe against `host` and returns the facts.
 Facts run_probes(const Host& host, const ProbeOptions& opts);

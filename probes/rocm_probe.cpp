@@ -2,7 +2,7 @@
 // headers, which one is active), the amdgpu kernel module, the KFD topology
 // (gfx target, SIMDs and VRAM of every GPU node), the HIP version from its
 // header, the ROCm environment variables; and the ROCm SMI library asked
-// directly, dlopen'ed in a forked child with a deadline (Host::isolated_call),
+// directly, dlopen'ed in a child process with a deadline (Host::isolated_call),
 // so a library that hangs or crashes becomes a note.
 #include <sys/mman.h>
 #include <unistd.h>
@@ -426,10 +426,11 @@ void probe_rocm(ProbeContext& ctx) {
   if (candidates.empty())
     ctx.note(kSubject, "ROCm SMI", Problem{Reason::absent, "librocm_smi64.so", "not found on LD_LIBRARY_PATH, in ld.so.cache, the default directories or an install's lib/"});
   else
-    ctx.start_call(kCallKey, ctx.deadline().cap(ctx.options().driver_timeout), candidates.front(),
-                   [candidates] { return query_smi(candidates); });
+    ctx.start_call(IsolatedCall{kCallKey, candidates}, ctx.deadline().cap(ctx.options().driver_timeout), candidates.front());
   ctx.facts().software.rocm = std::move(r);
 }
+
+const IsolatedEntry kRocmSmiCall{kCallKey, query_smi};
 
 void finish_rocm(ProbeContext& ctx) {
   if (auto call = ctx.take_call(kCallKey)) read_rocm_smi_answer(ctx, ctx.facts().software.rocm, *call);

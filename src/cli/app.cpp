@@ -205,6 +205,7 @@ std::string version_text(const GlobalOptions& g) {
 }  // namespace
 
 int run_app(int argc, char** argv) {
+  serve_isolated_call(argc, argv, isolated_calls());  // returns unless this process is a driver call's child
   SafeStandardStreams streams;
   CLI::App app{kAbout, "gpucheck"};
   GlobalOptions g;

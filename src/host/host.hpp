@@ -52,6 +52,14 @@ struct Uname {
 // largest legitimate input is nvidia-smi XML for a big node (~1 MB).
 inline constexpr std::size_t kMaxFileBytes = 32u << 20;
 
+// A function of the driver probes, by name, with its arguments: what runs
+// in the isolated child (host/process.hpp, probes' isolated_calls()), and
+// the key of its answer in a snapshot.
+struct IsolatedCall {
+  std::string key;
+  std::vector<std::string> args;
+};
+
 // Every method may be called from several threads at once: probes put
 // questions to programs and read many files in parallel.
 class Host {
@@ -71,10 +79,10 @@ class Host {
   virtual std::optional<std::string> env(const std::string& name) const = 0;
   virtual Result<Uname> uname() const = 0;
   virtual Result<CommandResult> run(const Command& cmd) const = 0;
-  // Runs `fn` where a crash or hang cannot reach us (a forked child on a live
-  // host) and returns what it printed. `key` names the answer in a snapshot.
-  virtual Result<std::string> isolated_call(const std::string& key, Millis deadline,
-                                            const std::function<std::string()>& fn) const = 0;
+  // Runs a driver call where a crash or hang cannot reach us (a child process
+  // on a live host, host/process.hpp) and returns its answer; a snapshot
+  // answers from its record of the same key.
+  virtual Result<std::string> isolated_call(const IsolatedCall& call, Millis deadline) const = 0;
   // True when library calls reach the real machine (not a replay).
   virtual bool is_live() const = 0;
 };

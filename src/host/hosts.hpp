@@ -25,8 +25,7 @@ class LiveHost final : public Host {
   std::optional<std::string> env(const std::string& name) const override;
   Result<Uname> uname() const override;
   Result<CommandResult> run(const Command& cmd) const override;
-  Result<std::string> isolated_call(const std::string& key, Millis deadline,
-                                    const std::function<std::string()>& fn) const override;
+  Result<std::string> isolated_call(const IsolatedCall& call, Millis deadline) const override;
   bool is_live() const override { return true; }
 
  private:
@@ -47,8 +46,7 @@ class SnapshotHost final : public Host {
   std::optional<std::string> env(const std::string& name) const override;
   Result<Uname> uname() const override;
   Result<CommandResult> run(const Command& cmd) const override;
-  Result<std::string> isolated_call(const std::string& key, Millis deadline,
-                                    const std::function<std::string()>& fn) const override;
+  Result<std::string> isolated_call(const IsolatedCall& call, Millis deadline) const override;
   bool is_live() const override { return false; }
 
  private:
@@ -75,8 +73,7 @@ class RecordingHost final : public Host {
   std::optional<std::string> env(const std::string& name) const override;
   Result<Uname> uname() const override;
   Result<CommandResult> run(const Command& cmd) const override;
-  Result<std::string> isolated_call(const std::string& key, Millis deadline,
-                                    const std::function<std::string()>& fn) const override;
+  Result<std::string> isolated_call(const IsolatedCall& call, Millis deadline) const override;
   bool is_live() const override { return inner_.is_live(); }
 
   // Lays the recording out under `out` (which must not exist yet), through a

@@ -56,9 +56,8 @@ Result<CommandResult> LiveHost::run(const Command& cmd) const {
   return run_process(*program, cmd.args, cmd.timeout);
 }
 
-Result<std::string> LiveHost::isolated_call(const std::string& key, Millis deadline,
-                                            const std::function<std::string()>& fn) const {
-  return run_in_child(fn, deadline, key);
+Result<std::string> LiveHost::isolated_call(const IsolatedCall& call, Millis deadline) const {
+  return run_isolated(call, deadline);
 }
 
 // --- snapshot ---
@@ -108,10 +107,9 @@ Result<CommandResult> SnapshotHost::run(const Command& cmd) const {
   return it->second;
 }
 
-Result<std::string> SnapshotHost::isolated_call(const std::string& key, Millis,
-                                                const std::function<std::string()>&) const {
-  auto it = m_.calls.find(key);
-  if (it == m_.calls.end()) return Problem{Reason::not_recorded, key, "the snapshot holds no answer for this call"};
+Result<std::string> SnapshotHost::isolated_call(const IsolatedCall& call, Millis) const {
+  auto it = m_.calls.find(call.key);
+  if (it == m_.calls.end()) return Problem{Reason::not_recorded, call.key, "the snapshot holds no answer for this call"};
   return it->second;
 }
 

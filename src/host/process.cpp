@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -107,76 +108,6 @@ std::optional<std::string> find_program(const std::string& name, const std::stri
 
 namespace {
 
-Problem not_started(const std::string& what) {
-  return Problem{Reason::timed_out, what, "not started: the run's --timeout was spent"};
-}
-
-}  // namespace
-
-Result<CommandResult> run_process(const std::string& path, const std::vector<std::string>& args,
-                                  Millis timeout, std::size_t max_output) {
-  if (timeout.count() <= 0) return not_started(path);
-  const auto start = Clock::now();
-  const auto end = start + timeout;
-  Pipe out, err;
-  if (!out.open() || !err.open()) return problem_from_errno(errno, path);
-
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out.fd[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, err.fd[1], 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setpgroup(&attr, 0);  // its own group, so a kill reaches its children too
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(path.c_str()));
-  for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-
-  pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, path.c_str(), &fa, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) return problem_from_errno(rc, path);
-  out.close_write();
-  err.close_write();
-
-  CommandResult res;
-  res.resolved = path;
-  int status = 0;
-  bool reaped = false;
-  auto exited = [&] {
-    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) reaped = true;
-    return reaped;
-  };
-  const DrainEnd how = drain({out.fd[0], err.fd[0]}, {&res.out, &res.err}, end, max_output, exited);
-  if (how != DrainEnd::eof) ::kill(-pid, SIGKILL);  // the program, or what it left holding our pipes
-  res.timed_out = how == DrainEnd::deadline && !reaped;
-  // The pipes closed, but the program may still be running: wait, bounded.
-  while (!reaped) {
-    const pid_t w = ::waitpid(pid, &status, res.timed_out ? 0 : WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) break;
-    if (w == 0) {
-      if (remaining_ms(end) == 0) {
-        ::kill(-pid, SIGKILL);
-        res.timed_out = true;
-      } else {
-        ::usleep(1000);
-      }
-    }
-  }
-  if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
-  res.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - start);
-  return res;
-}
-
-namespace {
-
 // Every live process below `root`, read from /proc (a parent id per
 // process). The tree may change while it is read; callers kill and look again.
 std::vector<pid_t> descendants_of(pid_t root) {
@@ -223,7 +154,89 @@ void kill_descendants(pid_t root) {
   }
 }
 
+// Descendants first: were the child killed first, what it daemonised (in
+// another group, below it as its subreaper) would be orphaned out of reach.
+void kill_tree(pid_t pid) {
+  kill_descendants(pid);
+  ::kill(-pid, SIGKILL);
+  ::kill(pid, SIGKILL);
+}
+
 }  // namespace
+
+namespace {
+
+Problem not_started(const std::string& what) {
+  return Problem{Reason::timed_out, what, "not started: the run's --timeout was spent"};
+}
+
+}  // namespace
+
+Result<CommandResult> run_process(const std::string& path, const std::vector<std::string>& args,
+                                  Millis timeout, std::size_t max_output) {
+  if (timeout.count() <= 0) return not_started(path);
+  const auto start = Clock::now();
+  const auto end = start + timeout;
+  Pipe out, err;
+  if (!out.open() || !err.open()) return problem_from_errno(errno, path);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, out.fd[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err.fd[1], 2);
+  // Not the user's directory: with `python -c`, sys.path[0] is the working
+  // directory, and a json.py or site.py there would run before our script.
+  posix_spawn_file_actions_addchdir_np(&fa, "/");
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setpgroup(&attr, 0);  // its own group, so a kill reaches its children too
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(path.c_str()));
+  for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, path.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return problem_from_errno(rc, path);
+  out.close_write();
+  err.close_write();
+
+  CommandResult res;
+  res.resolved = path;
+  int status = 0;
+  bool reaped = false;
+  auto exited = [&] {
+    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) reaped = true;
+    return reaped;
+  };
+  const DrainEnd how = drain({out.fd[0], err.fd[0]}, {&res.out, &res.err}, end, max_output, exited);
+  if (how != DrainEnd::eof) kill_tree(pid);  // the program, or what it left holding our pipes
+  res.timed_out = how == DrainEnd::deadline && !reaped;
+  // The pipes closed, but the program may still be running: wait, bounded.
+  while (!reaped) {
+    const pid_t w = ::waitpid(pid, &status, res.timed_out ? 0 : WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) break;
+    if (w == 0) {
+      if (remaining_ms(end) == 0) {
+        kill_tree(pid);
+        res.timed_out = true;
+      } else {
+        ::usleep(1000);
+      }
+    }
+  }
+  if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
+  res.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - start);
+  return res;
+}
+
 
 void enter_isolated_child() {
   ::setpgid(0, 0);
@@ -242,56 +255,67 @@ void leave_isolated_child() {
   while (::waitpid(-1, nullptr, 0) > 0) {}
 }
 
-void kill_isolated_child(int pid) {
-  ::kill(-pid, SIGKILL);
-  kill_descendants(pid);  // as subreaper the child holds every orphan it made, in any group
-  ::kill(pid, SIGKILL);
+void kill_isolated_child(int pid) { kill_tree(pid); }
+
+namespace {
+
+const std::string& self_executable() {
+  static const std::string path = [] {
+    std::error_code ec;
+    auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("/proc/self/exe") : p.string();
+  }();
+  return path;
 }
 
-Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis deadline,
-                                 const std::string& what) {
-  if (deadline.count() <= 0) return not_started(what);
-  const auto end = Clock::now() + deadline;
-  Pipe p;
-  if (!p.open()) return problem_from_errno(errno, what);
-  const pid_t pid = ::fork();
-  if (pid < 0) return problem_from_errno(errno, what);
-  if (pid == 0) {
-    enter_isolated_child();
-    p.close_read();
-    int code = 0;
-    std::string result;
+void write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+Result<std::string> run_isolated(const IsolatedCall& call, Millis deadline) {
+  std::vector<std::string> args{kIsolatedCallArg, call.key};
+  args.insert(args.end(), call.args.begin(), call.args.end());
+  auto r = run_process(self_executable(), args, deadline);
+  if (!r) {
+    auto p = r.problem();
+    p.where = call.key;
+    return p;
+  }
+  if (r->timed_out)
+    return Problem{Reason::timed_out, call.key, "no answer within " + std::to_string(deadline.count()) + " ms; the call was killed"};
+  if (r->signal) return Problem{Reason::failed, call.key, "the isolated call died by " + signal_name(r->signal)};
+  if (r->exit_code != 0) return Problem{Reason::failed, call.key, r->out.empty() ? "the isolated call failed" : r->out};
+  return r->out;
+}
+
+void serve_isolated_call(int argc, char** argv, const std::vector<IsolatedEntry>& entries) {
+  if (argc < 3 || std::string_view(argv[1]) != kIsolatedCallArg) return;
+  const int answer = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  enter_isolated_child();
+  const std::string_view key = argv[2];
+  const std::vector<std::string> args(argv + 3, argv + argc);
+  int code = 2;
+  std::string result = "no isolated call named " + std::string(key);
+  for (const auto& e : entries) {
+    if (key != e.key) continue;
     try {
-      result = fn();
-    } catch (const std::exception& e) {
-      result = e.what();
+      result = e.fn(args);
+      code = 0;
+    } catch (const std::exception& ex) {
+      result = ex.what();
       code = 3;
     }
-    std::size_t off = 0;
-    leave_isolated_child();
-    while (off < result.size()) {
-      const ssize_t n = ::write(p.fd[1], result.data() + off, result.size() - off);
-      if (n <= 0) break;
-      off += static_cast<std::size_t>(n);
-    }
-    ::_exit(code);  // no atexit handlers or static destructors in the child
   }
-  ::setpgid(pid, pid);  // also here: the child may not have run yet when the deadline fires
-  p.close_write();
-  std::string out;
-  if (drain({p.fd[0]}, {&out}, end, kMaxFileBytes) != DrainEnd::eof) {
-    kill_isolated_child(pid);
-    ::waitpid(pid, nullptr, 0);
-    return Problem{Reason::timed_out, what,
-                   "no answer within " + std::to_string(deadline.count()) + " ms; the call was killed"};
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  if (WIFSIGNALED(status))
-    return Problem{Reason::failed, what, "the isolated call died by " + signal_name(WTERMSIG(status))};
-  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-    return Problem{Reason::failed, what, out.empty() ? "the isolated call failed" : out};
-  return out;
+  leave_isolated_child();
+  write_all(answer, result);
+  ::_exit(code);  // no static destructors or leak report: the answer is all this process says
 }
 
 }  // namespace gpucheck

@@ -1,8 +1,7 @@
 // Running things on the live machine with a deadline: programs (no shell)
-// and functions in a forked child, so a hang or crash never reaches us.
+// and driver calls in a child process, so a hang or crash never reaches us.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,28 +9,42 @@
 
 namespace gpucheck {
 
-// Runs `path` with `args`, stdin from /dev/null, in its own process group;
-// at the deadline the whole group is killed and timed_out is set.
+// Runs `path` with `args`, stdin from /dev/null, working directory "/", in
+// its own process group; at the deadline the whole group is killed and
+// timed_out is set.
 Result<CommandResult> run_process(const std::string& path, const std::vector<std::string>& args,
                                   Millis timeout, std::size_t max_output = kMaxFileBytes);
 
-// Forks, runs fn in the child and returns what it returned. A child that
-// outlives the deadline is killed (Reason::timed_out); one that dies by a
-// signal or throws is Reason::failed with the cause.
-// First thing in a forked child: its own process group, so a deadline's
-// kill reaches whatever it starts; a subreaper, so what daemonises
-// (setsid, double fork) stays below it; standard input and output on
-// /dev/null: standard output is the report's (`--json`), so a library that
-// prints must not reach it, nor may one that reads standard input block.
-void enter_isolated_child();
-// Last thing in it, before _exit: kills what it started that still runs
-// (a driver's helper holding our pipe would keep the answer from arriving).
-void leave_isolated_child();
-// From the parent: kills the child, its group and every descendant.
-void kill_isolated_child(int pid);
+// A driver call (IsolatedCall, host.hpp) made where its crash or hang
+// cannot reach us: in a fresh gpucheck process (this binary re-executed),
+// never in a fork of this one, whose other threads may hold a lock (the
+// allocator's) that a fork would copy held forever.
+using IsolatedFn = std::string (*)(const std::vector<std::string>& args);
+struct IsolatedEntry {
+  const char* key;
+  IsolatedFn fn;
+};
+inline constexpr const char* kIsolatedCallArg = "--gpucheck-isolated-call";
 
-Result<std::string> run_in_child(const std::function<std::string()>& fn, Millis deadline,
-                                 const std::string& what);
+// Runs `call` in the child (/proc/self/exe kIsolatedCallArg key args…) and
+// returns what its function returned. One that outlives the deadline is
+// killed with everything it started (Reason::timed_out); one that dies by a
+// signal or throws is Reason::failed with the cause.
+Result<std::string> run_isolated(const IsolatedCall& call, Millis deadline);
+
+// The child's side, first thing in main(): when argv[1] is kIsolatedCallArg,
+// runs the entry argv[2] names and exits; otherwise returns. The child is a
+// subreaper (what daemonises stays below it and is killed before it
+// answers), and its standard input and output are /dev/null: standard
+// output is the report's, so a library that prints must not reach it.
+void serve_isolated_call(int argc, char** argv, const std::vector<IsolatedEntry>& entries);
+
+// For a forked child that runs kernel checks (kernels/child.cpp): the same
+// setup first, the same cleanup before _exit, and from the parent the kill
+// of the child and all it started.
+void enter_isolated_child();
+void leave_isolated_child();
+void kill_isolated_child(int pid);
 
 // Looks `name` up in a PATH-style list of directories, inside `root`.
 std::optional<std::string> find_program(const std::string& name, const std::string& path_list,

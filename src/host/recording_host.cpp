@@ -130,11 +130,10 @@ Result<CommandResult> RecordingHost::run(const Command& cmd) const {
   return r;
 }
 
-Result<std::string> RecordingHost::isolated_call(const std::string& key, Millis deadline,
-                                                 const std::function<std::string()>& fn) const {
-  auto r = inner_.isolated_call(key, deadline, fn);
+Result<std::string> RecordingHost::isolated_call(const IsolatedCall& call, Millis deadline) const {
+  auto r = inner_.isolated_call(call, deadline);
   std::lock_guard lock(record_mutex_);
-  m_.calls.insert_or_assign(key, r);
+  m_.calls.insert_or_assign(call.key, r);
   return r;
 }
 

@@ -1,7 +1,8 @@
 // A forked child that streams its answers one line at a time, watched by a
 // watchdog that restarts with every line: each step of a kernel check gets
 // its own deadline, and the lines written before a hang or crash survive it.
-// (host/process.hpp's run_in_child returns only a whole answer.)
+// (host/process.hpp's run_isolated returns only a whole answer.) It forks:
+// the kernel checks run after the probes, with no other thread alive.
 #pragma once
 
 #include <chrono>

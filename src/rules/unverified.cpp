@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "matrix/precisions.hpp"
+
 namespace gpucheck {
 namespace {
 
@@ -51,10 +53,54 @@ Finding unverified(const Note& n, const std::string& what, const std::string& fi
   return f;
 }
 
+// Statuses in which a check reached a verdict on the GPU: it ran, right or wrong.
+bool ran_to_verdict(const KernelCheck& c) { return c.status == "passed" || c.status == "failed"; }
+
+Finding kernels_not_run(const std::string& rule, const std::string& message, const std::string& source) {
+  Finding f;
+  f.rule = rule;
+  f.category = "unverified";
+  f.severity = Severity::error;
+  f.scope = "host";
+  f.title = "Kernel checks asked for did not run";
+  f.message = message;
+  f.evidence.push_back(Evidence{"kernels", "not run", source});
+  f.fix = "Run gpucheck kernels to see each check's status and reason; check --kernels needs a GPU the CUDA driver API can use";
+  return f;
+}
+
+void kernel_findings(const KernelFacts& k, const std::vector<std::string>& required, std::vector<Finding>& out) {
+  const std::string source = k.library.value_or("the kernel checks");
+  if (k.error || k.gpus.empty()) {
+    out.push_back(kernels_not_run("unverified-kernels",
+                                  "The kernel checks were asked for (--kernels) and did not run: " +
+                                      k.error.value_or("no GPU the CUDA driver API could use"),
+                                  source));
+    return;
+  }
+  for (const auto& p : required) {
+    bool tested = false;
+    std::string statuses;
+    for (const auto& g : k.gpus)
+      for (const auto& c : g.checks) {
+        if (matrix_precision_of(c.precision) != p) continue;
+        tested |= ran_to_verdict(c);
+        statuses += (statuses.empty() ? "" : ", ") + c.precision + " " + c.status;
+      }
+    if (!tested)
+      out.push_back(kernels_not_run("unverified-kernels-" + p,
+                                    "--require " + p + ": no kernel check of " + p + " ran to a result on any GPU (" +
+                                        (statuses.empty() ? "none planned" : statuses) + ")",
+                                    source));
+  }
+}
+
 }  // namespace
 
-std::vector<Finding> unverified_findings(const Facts& facts, int expected_gpus, const std::vector<Finding>& known) {
+std::vector<Finding> unverified_findings(const Facts& facts, int expected_gpus, const std::vector<std::string>& required,
+                                         const std::vector<Finding>& known) {
   std::vector<Finding> out;
+  if (facts.kernels) kernel_findings(*facts.kernels, required, out);
   if (!has_gpu_on_bus(facts) && expected_gpus <= 0) return out;
   const bool driver_explained = std::any_of(known.begin(), known.end(), [](const Finding& f) {
     return f.severity == Severity::error && (f.category == "driver-missing" || f.category == "driver-mismatch");

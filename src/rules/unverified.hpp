@@ -3,6 +3,7 @@
 // a hung nvidia-smi or a crashed cuInit proves nothing.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "facts/facts.hpp"
@@ -18,6 +19,12 @@ namespace gpucheck {
 // because the driver is missing or mismatched is already explained there
 // (as the matrix's cuda-init-failed leaves 803 to driver-mismatch); one
 // that hung is named always.
-std::vector<Finding> unverified_findings(const Facts& facts, int expected_gpus, const std::vector<Finding>& known);
+//
+// And a check that was asked for and did not run, on any host: kernel
+// checks (facts.kernels present) with no GPU to run on or no driver to run
+// them, or a `required` precision (matrix names: "bf16", "fp8") that no
+// kernel check tested to a verdict.
+std::vector<Finding> unverified_findings(const Facts& facts, int expected_gpus, const std::vector<std::string>& required,
+                                         const std::vector<Finding>& known);
 
 }  // namespace gpucheck

@@ -109,7 +109,7 @@ Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequir
   auto extra = requirement_rules(req);
   rules.insert(rules.end(), extra.begin(), extra.end());
   Verdict v{evaluate_rules(rules, subjects)};
-  auto unproven = unverified_findings(facts, req.gpus.value_or(0), v.findings);
+  auto unproven = unverified_findings(facts, req.gpus.value_or(0), req.precisions, v.findings);
   v.findings.insert(v.findings.end(), unproven.begin(), unproven.end());
   sort_findings(v.findings);
   return v;

@@ -112,3 +112,26 @@ TEST_CASE("a number too large for a double is a clear error, not an abort", "[cl
     CHECK_THAT(r.err, !Catch::Contains("json.exception"));
   }
 }
+
+TEST_CASE("a json.py or site.py in the working directory never runs inside an interpreter we start", "[cli][bad-input][python]") {
+  TempDir t;
+  const std::string venv = t.str() + "/venv";
+  auto made = gpucheck::run_process("/usr/bin/python3", {"-m", "venv", "--without-pip", venv}, gpucheck::Millis(60000));
+  REQUIRE(made);
+  REQUIRE(made->exit_code == 0);
+  const std::string cwd = t.str() + "/work";
+  const std::string marker = t.str() + "/ran";
+  for (const char* module : {"json.py", "site.py", "os.py"})
+    gpucheck::test::write_file(cwd + "/" + module, "open('" + marker + "', 'a').write('" + module + "\\n')\n");
+  const auto plain = run_gpucheck_with({"VIRTUAL_ENV=" + venv}, cwd, {"probe", "--json"});
+  CHECK(plain.exit_code == 0);
+  const auto deep = run_gpucheck_with({"VIRTUAL_ENV=" + venv}, cwd, {"probe", "--deep", "--python", venv + "/bin/python3", "--json"});
+  CHECK(deep.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(marker));
+  // The venv was still asked for its sys.path.
+  bool asked = false;
+  const auto facts = json::parse(plain.out);
+  for (auto& e : facts["software"]["python"])
+    asked |= e["interpreter"] == venv + "/bin/python3" && e["sys_path_source"] != "conventional locations";
+  CHECK(asked);
+}

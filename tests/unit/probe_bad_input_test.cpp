@@ -166,7 +166,7 @@ TEST_CASE("with the run's --timeout spent, no program starts and the files are s
   REQUIRE_FALSE(r);
   CHECK(r.problem().reason == Reason::timed_out);
   CHECK_THAT(r.problem().detail, Catch::Contains("not started"));
-  auto call = host.isolated_call("call", Millis(0), [] { return std::string("answer"); });
+  auto call = host.isolated_call({"test-echo", {"answer"}}, Millis(0));
   REQUIRE_FALSE(call);
   CHECK(call.problem().reason == Reason::timed_out);
 }

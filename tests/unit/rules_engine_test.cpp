@@ -2,6 +2,8 @@
 // evaluation, rule validation, placeholders; then the `check`, `explain`,
 // `recommend` and `matrix` commands as a launcher runs them (exit codes, JSON).
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -241,7 +243,14 @@ TEST_CASE("check --kernels: the live machine only, results a report carries are 
   REQUIRE(live.exit_code != 2);
   const auto l = json::parse(live.out);
   REQUIRE(l["facts"]["kernels"].is_object());
-  if (l["facts"]["nvidia_driver"]["libcuda"]["path"].is_null()) CHECK(l["facts"]["kernels"]["error"].is_string());
+  if (l["facts"]["nvidia_driver"]["libcuda"]["path"].is_null()) {
+    CHECK(l["facts"]["kernels"]["error"].is_string());
+    // Asked for and not run is not a pass.
+    CHECK(live.exit_code == 1);
+    std::vector<std::string> rules;
+    for (auto& f : l["findings"]) rules.push_back(f["rule"].get<std::string>());
+    CHECK(std::find(rules.begin(), rules.end(), "unverified-kernels") != rules.end());
+  }
 }
 
 TEST_CASE("check --kernels and kernels: --precision and --step-timeout reach the kernel checks", "[rules][cli][kernels][fake_cuda]") {
