@@ -9,7 +9,8 @@ packages=(
   catch2                                                              # tests (Catch2 v2)
   pciutils                                                            # pci.ids, for device names
   librocm-smi64-1                                                     # ROCm SMI, loaded (never linked) by the ROCm probe's test
-  python3 python3-torch                                               # the deep probe's test and the collect_env benchmark
+  python3 python3-torch python3-venv                                  # the deep probe's test, the gate's venv, the collect_env benchmark
+  clang libclang-rt-14-dev                                            # the fuzz targets (clang 14 and its libFuzzer, tests/fuzz)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -2,7 +2,9 @@
 # Builds gpucheck and runs every test: the whole suite in the
 # AddressSanitizer/UBSan build, then the optimised release binary (the one
 # users build) through the end-to-end tests. Both builds treat warnings as
-# errors. Installs missing build dependencies first (packaging/install-deps.sh).
+# errors. Then every fuzz target for a short while (clang's libFuzzer; the
+# inputs it ever crashed on replay in the suite itself). Installs missing
+# build dependencies first (packaging/install-deps.sh).
 #
 # One instrumented build runs the suite once: building and running it twice
 # (optimised and sanitized) doubled CI's time (docs/PERFORMANCE.md, "Build
@@ -27,4 +29,11 @@ cmake --build --preset release -j "$jobs"
 # The tests that run the gpucheck binary ([cli]), here on the release build.
 GPUCHECK_TEST_BINARY="$PWD/build/release/gpucheck" ./build/asan/tests/gpucheck_tests "[cli]"
 ./build/release/gpucheck --version
+
+echo "== fuzz: every reader of untrusted bytes, 20 s each (docs/robustness.md)"
+fuzz_start=$SECONDS
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+./tests/fuzz/run-fuzz.sh 20
+echo "== fuzz: $((SECONDS - fuzz_start)) s"
 echo "== total: $((SECONDS - start)) s"

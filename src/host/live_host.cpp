@@ -1,6 +1,7 @@
 // The live machine and the snapshot replay, side by side: both read files
 // through RootFs; they differ only in where commands, environment and
 // library answers come from.
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include <cstdlib>
@@ -124,14 +125,18 @@ Result<std::unique_ptr<Host>> open_host(const std::string& given) {
   RootFs fs(root);
   if (!std::filesystem::is_directory(root, ec)) return Problem{Reason::absent, given, "no such directory"};
   const std::string dir = fs.root() + kManifestDir;
-  std::ifstream in(dir + "/manifest.json", std::ios::binary);
   Manifest m;
-  if (in) {
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    auto parsed = parse_manifest(ss.str(), dir);
-    if (!parsed) return parsed.problem();
-    m = std::move(parsed).value();
+  // The manifest and what it names are read as themselves, never through a
+  // link: a snapshot is untrusted input and must not reach outside itself.
+  if (struct stat st {}; ::lstat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return Problem{Reason::malformed, dir, "is not a directory (a link?): a snapshot's .gpucheck must be one"};
+    if (::lstat((dir + "/manifest.json").c_str(), &st) == 0) {
+      auto text = read_manifest_file(dir + "/manifest.json");
+      if (!text) return text.problem();
+      auto parsed = parse_manifest(*text, dir);
+      if (!parsed) return parsed.problem();
+      m = std::move(parsed).value();
+    }
   }
   return std::unique_ptr<Host>(std::make_unique<SnapshotHost>(root, std::move(m)));
 }

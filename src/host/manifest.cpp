@@ -1,8 +1,14 @@
 #include "host/manifest.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <optional>
 
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
@@ -56,6 +62,34 @@ std::string file_name_for(const std::string& key) {
 
 }  // namespace
 
+Result<std::string> read_manifest_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return Problem{Reason::malformed, path,
+                   errno == ELOOP ? "is a symbolic link: a snapshot's own files are read only as themselves"
+                                  : "cannot read " + path + ": " + std::strerror(errno)};
+  struct stat st {};
+  std::string out;
+  std::optional<Problem> why;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) why = Problem{Reason::malformed, path, "is not a regular file"};
+  else if (static_cast<std::uint64_t>(st.st_size) > kMaxFileBytes)
+    why = Problem{Reason::malformed, path, "is larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB"};
+  else {
+    out.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < out.size()) {
+      const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    out.resize(got);
+  }
+  ::close(fd);
+  if (why) return *why;
+  return out;
+}
+
 Result<Manifest> parse_manifest(const std::string& text, const std::string& dir) {
   const std::string file = dir + "/manifest.json";
   auto parsed = parse_json(text);
@@ -104,13 +138,20 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& dir)
         r.err = opt_string(v, "stderr", p);
         if (v.contains("stdout_file")) {
           const auto name = field(v, "stdout_file", p, json::value_t::string).get<std::string>();
-          if (name.find("..") != std::string::npos || (!name.empty() && name[0] == '/'))
-            throw Bad{p + ".stdout_file", "must be a relative path inside .gpucheck/"};
-          std::ifstream in(dir + "/" + name, std::ios::binary);
-          if (!in) throw Bad{p + ".stdout_file", "cannot read " + dir + "/" + name};
-          std::ostringstream ss;
-          ss << in.rdbuf();
-          r.out = ss.str();
+          // Inside .gpucheck/, through real directories only ("commands/x.out").
+          std::string at = dir;
+          const auto parts = split(name, '/');
+          for (std::size_t i = 0; i < parts.size(); ++i) {
+            if (parts[i].empty() || parts[i] == "." || parts[i] == "..")
+              throw Bad{p + ".stdout_file", "must be a relative path inside .gpucheck/ without . or .."};
+            at += "/" + std::string(parts[i]);
+            struct stat st {};
+            if (i + 1 < parts.size() && (::lstat(at.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)))
+              throw Bad{p + ".stdout_file", at + " is not a directory (a link?)"};
+          }
+          auto out = read_manifest_file(at);
+          if (!out) throw Bad{p + ".stdout_file", out.problem().detail};
+          r.out = std::move(out).value();
         } else {
           r.out = opt_string(v, "stdout", p);
         }

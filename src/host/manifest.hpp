@@ -28,6 +28,10 @@ struct Manifest {
 // Parses manifest.json text; `dir` is where stdout_file names are relative to.
 // Errors name the JSON path ("commands.nvidia-smi -q -x.exit_code").
 Result<Manifest> parse_manifest(const std::string& text, const std::string& dir);
+
+// A file of a snapshot's .gpucheck directory, read as untrusted: never
+// through a link, never a FIFO or device, never more than kMaxFileBytes.
+Result<std::string> read_manifest_file(const std::string& path);
 // Serialises; command outputs are written as files under dir/commands/.
 Result<std::string> write_manifest(const Manifest& m, const std::string& dir);
 

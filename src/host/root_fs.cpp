@@ -184,6 +184,19 @@ Result<int> RootFs::open_file(const std::string& path, int flags) const {
 }
 
 Result<std::string> RootFs::read_file(const std::string& path, std::size_t max_bytes) const {
+  // Only regular files are read (sysfs and /proc files are), and on the live
+  // machine the one device a probe asks for: opening a device can act (a
+  // watchdog starts counting, a tape rewinds), and a FIFO or socket has no
+  // end. A snapshot holds regular files only, whatever it claims.
+  if (auto where = resolve(path); where) {
+    struct stat st {};
+    if (::stat(where->c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
+        !(root_.empty() && S_ISCHR(st.st_mode) && normalize_path(path) == "/dev/kmsg"))
+      return Problem{Reason::malformed, path,
+                     S_ISFIFO(st.st_mode)   ? "is a FIFO, not a regular file: not read"
+                     : S_ISSOCK(st.st_mode) ? "is a socket, not a regular file: not read"
+                                            : "is a device, not a regular file: not read"};
+  }
   // O_NONBLOCK: a character device such as /dev/kmsg ends with EAGAIN
   // instead of waiting for the next message.
   auto opened = open_file(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -74,6 +74,12 @@ std::string render_lock(const Lock& lock) {
 
 std::optional<Problem> write_file_atomically(const std::string& path, std::string_view text) {
   namespace fs = std::filesystem;
+  // The rename would replace a link itself, not what it points at, and a
+  // lock path that is a link or a device is a mistake (or a trap): refuse.
+  if (struct stat st {}; ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Problem{Reason::failed, path,
+                   std::string(S_ISLNK(st.st_mode) ? "is a symbolic link" : S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file") +
+                       "; gpucheck replaces only a regular file (remove it, or write to the file itself)"};
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string name = ".";

@@ -191,3 +191,57 @@ TEST_CASE("manifest errors name the JSON path", "[manifest][bad-input]") {
              Catch::Contains("unknown reason"));
   CHECK(parse_manifest(R"({"format": "gpucheck-snapshot/1"})", "/x"));
 }
+
+TEST_CASE("a FIFO, a socket or a device in a snapshot is refused, never opened", "[host][bad-input]") {
+  TempDir t;
+  REQUIRE(::mkfifo((t.path() / "fifo").c_str(), 0600) == 0);
+  fs::create_directories(t.path() / "dev");
+  fs::create_symlink("/dev/zero", t.path() / "dev/zero-link");  // re-anchored inside: SNAP/dev/zero does not exist
+  fs::create_symlink("../fifo", t.path() / "dev/kmsg");
+  RootFs root(t.str());
+  const auto fifo = root.read_file("/fifo", 100);  // a blocking open would hang here
+  REQUIRE_FALSE(fifo);
+  CHECK_THAT(fifo.problem().detail, Catch::Contains("FIFO"));
+  CHECK_FALSE(root.read_file("/dev/kmsg", 100));  // only the live machine's own /dev/kmsg is a device we read
+  CHECK(root.read_file("/dev/zero-link", 100).problem().reason == Reason::absent);
+  // The live machine: /dev/null is a device too, and no probe asks for it.
+  const auto null = RootFs("/").read_file("/dev/null", 100);
+  REQUIRE_FALSE(null);
+  CHECK_THAT(null.problem().detail, Catch::Contains("device"));
+}
+
+TEST_CASE("a snapshot's manifest and its output files are read as themselves, never through a link", "[host][manifest][bad-input]") {
+  TempDir t;
+  const auto secret = t.path() / "secret";
+  write_file(secret, "private");
+  ::chmod(secret.c_str(), 0600);
+  const std::string manifest = R"({"format": "gpucheck-snapshot/1", "commands": {"nvidia-smi -q -x": {"exit_code": 0, "stdout_file": "commands/x.out"}}})";
+  SECTION("an output file that links elsewhere") {
+    write_file(t.path() / "snap/.gpucheck/manifest.json", manifest);
+    fs::create_directories(t.path() / "snap/.gpucheck/commands");
+    fs::create_symlink(secret, t.path() / "snap/.gpucheck/commands/x.out");
+    const auto h = open_host((t.path() / "snap").string());
+    REQUIRE_FALSE(h);
+    CHECK_THAT(h.problem().detail, Catch::Contains("symbolic link"));
+  }
+  SECTION("a directory on the way that links elsewhere") {
+    write_file(t.path() / "snap/.gpucheck/manifest.json", manifest);
+    write_file(t.path() / "elsewhere/x.out", "outside");
+    fs::create_directory_symlink(t.path() / "elsewhere", t.path() / "snap/.gpucheck/commands");
+    const auto h = open_host((t.path() / "snap").string());
+    REQUIRE_FALSE(h);
+    CHECK_THAT(h.problem().detail, Catch::Contains("not a directory"));
+  }
+  SECTION("an output file that is /dev/zero") {
+    write_file(t.path() / "snap/.gpucheck/manifest.json", manifest);
+    fs::create_directories(t.path() / "snap/.gpucheck/commands");
+    fs::create_symlink("/dev/zero", t.path() / "snap/.gpucheck/commands/x.out");
+    CHECK_FALSE(open_host((t.path() / "snap").string()));  // refused, not read until memory runs out
+  }
+  SECTION("a .gpucheck that is itself a link") {
+    write_file(t.path() / "other/manifest.json", manifest);
+    fs::create_directories(t.path() / "snap");
+    fs::create_directory_symlink(t.path() / "other", t.path() / "snap/.gpucheck");
+    CHECK_FALSE(open_host((t.path() / "snap").string()));
+  }
+}

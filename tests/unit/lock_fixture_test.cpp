@@ -236,3 +236,23 @@ TEST_CASE("gpucheck lock keeps the policies edited in an existing lock", "[lock]
   CHECK(r.exit_code == 0);
   CHECK(test::read_file(lockfile).find("version = \"565.57.01\"  exact  #") != std::string::npos);
 }
+
+TEST_CASE("lock -o never replaces a link or anything but a regular file", "[lock][cli][bad-input]") {
+  TempDir tmp;
+  const fs::path root = copy_fixture(tmp, "h100-sxm-8gpu");
+  const auto target = tmp.path() / "elsewhere.lock";
+  test::write_file(target, "not a lock, and not ours to replace\n");
+  const auto link = tmp.path() / "stack.lock";
+  fs::create_symlink(target, link);
+  auto r = test::run_gpucheck({"--root", root.string(), "lock", "-o", link.string(), "--force"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("symbolic link"));
+  CHECK(fs::is_symlink(link));
+  CHECK(test::read_file(target.string()) == "not a lock, and not ours to replace\n");
+
+  const auto dir = tmp.path() / "a-directory";
+  fs::create_directories(dir);
+  auto d = test::run_gpucheck({"--root", root.string(), "lock", "-o", dir.string(), "--force"});
+  CHECK(d.exit_code == 2);
+  CHECK_THAT(d.err, Catch::Contains("directory"));
+}

@@ -160,12 +160,12 @@ TEST_CASE("write_file_atomically: replaces whole, leaves no temporary, keeps the
   int files = 0;
   for (auto& e : std::filesystem::directory_iterator(tmp.path())) files += e.is_regular_file() ? 1 : 0;
   CHECK(files == 1);
-  // A directory where the file should go: the rename fails; nothing else changes.
+  // A directory where the file should go: refused before anything is written.
   std::filesystem::create_directory(tmp.path() / "taken");
   test::write_file(tmp.path() / "taken" / "x", "keep\n");
   auto p = write_file_atomically((tmp.path() / "taken").string(), "new\n");
   REQUIRE(p);
-  CHECK(p->detail.find("rename") != std::string::npos);
+  CHECK(p->detail.find("is a directory") != std::string::npos);
   CHECK(test::read_file((tmp.path() / "taken" / "x").string()) == "keep\n");
   // A missing directory: cannot even create the temporary file.
   CHECK(write_file_atomically((tmp.path() / "no" / "such" / "gpucheck.lock").string(), "x"));
