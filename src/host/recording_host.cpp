@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 
@@ -23,30 +25,39 @@ std::string child_of(const std::string& dir, const std::string& name) {
 }  // namespace
 
 std::string RecordingHost::trace(const std::string& path) const {
-  std::vector<std::string> todo;
+  // The reader's rules (RootFs): at most 40 links for each component of the
+  // path as given, counting the components its links expand to; past that
+  // the reader refuses the path, so nothing below it is recorded.
+  struct Part {
+    std::string name;
+    bool given;  // a component of `path` itself, not of a link's target
+  };
+  std::vector<Part> todo;
   const std::string normal = normalize_path(path);
   for (auto c : split(normal, '/'))
-    if (!c.empty()) todo.insert(todo.begin(), std::string(c));
+    if (!c.empty()) todo.insert(todo.begin(), Part{std::string(c), true});
   std::string done = "/";
   int links = 0;
   while (!todo.empty()) {
-    std::string c = std::move(todo.back());
+    Part c = std::move(todo.back());
     todo.pop_back();
-    if (c == "..") {
+    if (c.given) links = 0;
+    if (c.name == "..") {
       done = dir_of(done);
       continue;
     }
-    const std::string here = child_of(done, c);
+    const std::string here = child_of(done, c.name);
     auto target = inner_.read_link(here);
-    if (!target || ++links > 40) {
+    if (!target) {
       done = here;
       continue;
     }
+    if (++links > kMaxLinks) return here;
     links_[here] = *target;
     if (!target->empty() && (*target)[0] == '/') done = "/";
     auto parts = split(*target, '/');
     for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-      if (!it->empty() && *it != ".") todo.emplace_back(*it);
+      if (!it->empty() && *it != ".") todo.push_back(Part{std::string(*it), false});
   }
   return done;
 }
@@ -137,84 +148,145 @@ Result<std::string> RecordingHost::isolated_call(const IsolatedCall& call, Milli
   return r;
 }
 
+namespace {
+
+// A directory below `base` (an open directory), created as needed, walked
+// one component at a time without following a link: whatever the recorded
+// paths say, nothing is written outside the snapshot or through a link it
+// holds. -1 with errno set (ELOOP, ENOTDIR: a link or file on the way).
+int open_dir_below(int base, const std::string& rel) {
+  int cur = ::fcntl(base, F_DUPFD_CLOEXEC, 0);
+  for (auto part : split(rel, '/')) {
+    if (part.empty() || part == ".") continue;
+    const std::string name(part);
+    if (name == "..") {
+      ::close(cur);
+      errno = EINVAL;
+      return -1;
+    }
+    int next = ::openat(cur, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0 && errno == ENOENT && ::mkdirat(cur, name.c_str(), 0755) == 0)
+      next = ::openat(cur, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int err = errno;
+    ::close(cur);
+    if (next < 0) {
+      errno = err;
+      return -1;
+    }
+    cur = next;
+  }
+  return cur;
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  bool ok() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
+bool write_all(int fd, std::string_view text, off_t offset) {
+  while (!text.empty()) {
+    const ssize_t n = ::pwrite(fd, text.data(), text.size(), offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    text.remove_prefix(static_cast<std::size_t>(n));
+    offset += n;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<std::string> RecordingHost::write_snapshot(const std::string& out, const std::string& description) const {
   std::error_code ec;
-  if (fs::exists(out, ec)) return Problem{Reason::failed, out, "already exists; choose a new --out directory"};
-  const fs::path final_dir = fs::absolute(out, ec);
-  const fs::path tmp = final_dir.parent_path() / (final_dir.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  fs::remove_all(tmp, ec);
-  if (!fs::create_directories(tmp, ec)) return Problem{Reason::failed, tmp.string(), ec.message()};
-  const std::string base = tmp.string();
-
+  if (struct stat st {}; ::lstat(out.c_str(), &st) == 0)
+    return Problem{Reason::failed, out, "already exists; choose a new --out directory"};
+  const fs::path final_dir = fs::absolute(out, ec).lexically_normal();
+  // A fresh directory of our own beside the target: an X.tmp-* already there
+  // (another run's, or a user's) is never touched.
+  std::string tmpl = (final_dir.parent_path() / (final_dir.filename().string() + ".tmp-XXXXXX")).string();
+  if (!::mkdtemp(tmpl.data())) return Problem{Reason::failed, tmpl, std::string("cannot create: ") + std::strerror(errno)};
+  const fs::path tmp = tmpl;
+  const Fd base(::open(tmpl.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   auto fail = [&](const std::string& where, const std::string& why) {
     fs::remove_all(tmp, ec);
     return Problem{Reason::failed, where, why};
   };
-  // Canonical paths hold no links, so creating their parents never follows one.
-  auto make_parents = [&](const std::string& p) {
-    std::error_code e;
-    fs::create_directories(base + dir_of(p), e);
-    return !e;
+  if (!base.ok()) return fail(tmpl, std::strerror(errno));
+  auto parent_of = [&](const std::string& p) { return Fd(open_dir_below(base.get(), dir_of(p))); };
+  auto why_not = [](const std::string& what) {
+    return what + ": " + std::strerror(errno) + (errno == ELOOP || errno == ENOTDIR ? " (a link on the way: not written through)" : "");
   };
-  auto present = [&](const std::string& p) {
-    struct stat st {};
-    return ::lstat((base + p).c_str(), &st) == 0;
+  // A file once: the recorded content wins over a listing's placeholder.
+  auto create = [&](const std::string& p, std::string_view content, bool exclusive) -> std::optional<Problem> {
+    const Fd dir = parent_of(p);
+    if (!dir.ok()) return fail(p, why_not("cannot create its directory"));
+    const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : 0);
+    const Fd f(::openat(dir.get(), base_of(p).c_str(), flags, 0644));
+    if (!f.ok()) {
+      if (!exclusive && (errno == EEXIST || errno == EISDIR)) return std::nullopt;  // a placeholder: something is there
+      return fail(p, why_not("cannot write file"));
+    }
+    if (!write_all(f.get(), content, 0)) return fail(p, why_not("cannot write file"));
+    return std::nullopt;
   };
 
   for (auto& [p, target] : links_) {
-    if (!make_parents(p)) return fail(p, "cannot create parent directory");
-    if (::symlink(target.c_str(), (base + p).c_str()) != 0 && errno != EEXIST)
-      return fail(p, "cannot create link");
+    const Fd dir = parent_of(p);
+    if (!dir.ok()) return fail(p, why_not("cannot create its directory"));
+    if (::symlinkat(target.c_str(), dir.get(), base_of(p).c_str()) != 0 && errno != EEXIST)
+      return fail(p, why_not("cannot create link"));
   }
   for (auto& [p, entries] : dirs_) {
     if (links_.count(p)) continue;
-    fs::create_directories(base + p, ec);
+    if (!Fd(open_dir_below(base.get(), p)).ok()) return fail(p, why_not("cannot create directory"));
   }
-  for (auto& [p, content] : files_) {
-    if (!make_parents(p)) return fail(p, "cannot create parent directory");
-    std::ofstream f(base + p, std::ios::binary);
-    f << content;
-    if (!f) return fail(p, "cannot write file");
-  }
+  for (auto& [p, content] : files_)
+    if (auto e = create(p, content, true)) return *e;
   // Ranges of large files land at their offsets in a sparse file.
   for (auto& [p, ranges] : ranges_) {
     if (files_.count(p)) continue;
-    if (!make_parents(p)) return fail(p, "cannot create parent directory");
-    const int fd = ::open((base + p).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(p, "cannot write file");
+    const Fd dir = parent_of(p);
+    if (!dir.ok()) return fail(p, why_not("cannot create its directory"));
+    const Fd f(::openat(dir.get(), base_of(p).c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (!f.ok()) return fail(p, why_not("cannot write file"));
     for (auto& [offset, bytes] : ranges)
-      if (::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset)) != static_cast<ssize_t>(bytes.size())) {
-        ::close(fd);
-        return fail(p, "cannot write file");
-      }
-    ::close(fd);
+      if (!write_all(f.get(), bytes, static_cast<off_t>(offset))) return fail(p, why_not("cannot write file"));
   }
   // Entries a listing showed but nobody read still have to be listed on replay.
   for (auto& [p, entries] : dirs_) {
+    if (links_.count(p)) continue;
     for (auto& e : entries) {
       const std::string c = child_of(p, e.name);
-      if (present(c)) continue;
-      if (e.type == EntryType::directory) fs::create_directories(base + c, ec);
-      else if (e.type == EntryType::file) std::ofstream(base + c).flush();
+      if (e.type == EntryType::directory && !links_.count(c)) {
+        if (!Fd(open_dir_below(base.get(), c)).ok()) return fail(c, why_not("cannot create directory"));
+      } else if (e.type == EntryType::file) {
+        if (auto err = create(c, "", false)) return *err;
+      }
     }
   }
-  for (auto& p : placeholders_) {
-    if (present(p)) continue;
-    if (!make_parents(p)) return fail(p, "cannot create parent directory");
-    std::ofstream(base + p).flush();
-  }
+  for (auto& p : placeholders_)
+    if (auto e = create(p, "", false)) return *e;
 
   Manifest m = m_;
   m.description = description;
-  fs::create_directories(base + kManifestDir + "/commands", ec);
-  auto text = write_manifest(m, base + kManifestDir);
+  // The manifest's own directory must be a real one of ours, not a link a
+  // recorded path put there.
+  if (!Fd(open_dir_below(base.get(), std::string(kManifestDir) + "/commands")).ok())
+    return fail(kManifestDir, why_not("cannot create"));
+  auto text = write_manifest(m, tmpl + kManifestDir);
   if (!text) return fail(text.problem().where, text.problem().detail);
-  std::ofstream mf(base + kManifestDir + "/manifest.json", std::ios::binary);
-  mf << *text;
-  if (!mf) return fail("manifest.json", "cannot write");
-  mf.close();
-  fs::rename(tmp, final_dir, ec);
-  if (ec) return fail(final_dir.string(), ec.message());
+  if (auto e = create(std::string(kManifestDir) + "/manifest.json", *text, true)) return *e;
+  if (::rename(tmpl.c_str(), final_dir.c_str()) != 0) return fail(final_dir.string(), std::strerror(errno));
   return final_dir.string();
 }
 

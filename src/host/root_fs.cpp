@@ -17,7 +17,6 @@
 namespace gpucheck {
 namespace {
 
-constexpr int kMaxLinks = 40;  // as the kernel's MAXSYMLINKS
 
 std::vector<std::string> components(const std::string& path) {
   std::vector<std::string> out;

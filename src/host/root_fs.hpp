@@ -13,6 +13,9 @@
 
 namespace gpucheck {
 
+// Links followed for one component of a path, as the kernel's MAXSYMLINKS.
+inline constexpr int kMaxLinks = 40;
+
 class RootFs {
  public:
   explicit RootFs(std::string root);  // "/" for the live machine

@@ -135,3 +135,44 @@ TEST_CASE("a json.py or site.py in the working directory never runs inside an in
     asked |= e["interpreter"] == venv + "/bin/python3" && e["sys_path_source"] != "conventional locations";
   CHECK(asked);
 }
+
+TEST_CASE("a re-snapshot of a crafted snapshot writes nothing outside its --out", "[cli][snapshot][bad-input]") {
+  // Chains of 20 and 21 links on the way to /etc/os-release: the reader
+  // counts links per component (40 each, as the kernel), so it follows both;
+  // the last link is absolute and points at a directory of this host. A
+  // writer that counted otherwise, or wrote through the links it recreates,
+  // would put os-release there.
+  TempDir t;
+  namespace fs = std::filesystem;
+  const auto snap = t.path() / "snap";
+  const auto outside = t.path() / "outside";
+  fs::create_directories(outside);
+  fs::create_directories(snap / "real/etc-dir");
+  gpucheck::test::write_file(snap / ".gpucheck/manifest.json", R"({"format": "gpucheck-snapshot/1"})");
+  for (int i = 0; i < 20; ++i)
+    fs::create_symlink(i == 19 ? "real/etc-dir" : "e" + std::to_string(i + 1), snap / (i == 0 ? "etc" : "e" + std::to_string(i)));
+  for (int i = 0; i < 21; ++i)
+    fs::create_symlink(i == 20 ? outside.string() + "/os-release" : "o" + std::to_string(i + 1),
+                       snap / "real/etc-dir" / (i == 0 ? "os-release" : "o" + std::to_string(i)));
+  // Inside the snapshot the absolute target is re-anchored: SNAP/<outside>/os-release.
+  gpucheck::test::write_file(snap.string() + outside.string() + "/os-release", "ID=crafted\n");
+
+  const auto out = t.path() / "copy";
+  const auto r = run_gpucheck({"--root", snap.string(), "snapshot", "--out", out.string()});
+  INFO(r.err);
+  CHECK((r.exit_code == 0 || r.exit_code == 2));
+  CHECK(fs::is_empty(outside));
+  if (r.exit_code == 0) {
+    // And the copy reads as the original did.
+    const auto a = json::parse(run_gpucheck({"--root", snap.string(), "probe", "--json"}).out);
+    const auto b = json::parse(run_gpucheck({"--root", out.string(), "probe", "--json"}).out);
+    CHECK(a["system"]["os"] == b["system"]["os"]);
+    CHECK(b["system"]["os"]["id"] == "crafted");
+  }
+  // An X.tmp-* already beside the target is someone else's: left as it is.
+  const auto mine = t.path() / "copy2.tmp-12345";
+  fs::create_directories(mine);
+  gpucheck::test::write_file(mine / "keep", "keep");
+  CHECK(run_gpucheck({"--root", snap.string(), "snapshot", "--out", (t.path() / "copy2").string()}).exit_code != 134);
+  CHECK(gpucheck::test::read_file((mine / "keep").string()) == "keep");
+}
