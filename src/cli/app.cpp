@@ -97,7 +97,8 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
   }
   auto host = open_root_or_report(g);
   if (!host) return std::nullopt;
-  if (origin) *origin = g.root == "/" ? "this host" : "--root " + g.root;
+  if (origin) *origin = (g.root == "/" ? "this host" : "--root " + g.root) + (g.level == 1 ? ", --level 1 (files only)" : "");
+  if (g.level == 1) return run_probes(FilesOnlyHost(*host), opts);
   return run_probes(*host, opts);
 }
 
@@ -183,7 +184,8 @@ constexpr const char* kAbout =
     "  gpucheck                                  the same as `gpucheck check`\n"
     "  gpucheck check --json                     findings and the stack, for launchers (exit 1 on an error)\n"
     "  gpucheck check --gpus 8 --require bf16 --min-memory 80G   a pre-flight gate for an 8-GPU bf16 job\n"
-    "  gpucheck check --kernels                  also prove each precision on the GPUs\n"
+    "  gpucheck check --kernels                  also prove each precision on the GPUs (= --level 3)\n"
+    "  gpucheck --level 1 check                  the cheapest prolog: files only, no program, no driver call\n"
     "  gpucheck check --from issue.txt           judge a pasted collect_env or nvidia-smi report\n"
     "  gpucheck explain \"no kernel image is available for execution on the device\"\n"
     "  gpucheck recommend                        the NGC containers this driver and these GPUs run\n"
@@ -223,6 +225,12 @@ int run_app(int argc, char** argv) {
       ->type_name("FILE");
   app.add_option("--matrix", g.matrix, "Use this compatibility matrix (a JSON file or a directory of them) instead of the one built in")
       ->type_name("PATH");
+  app.add_option("--level", g.level,
+                 "How much runs: 1 reads files only (no program, no driver call: the cheapest prolog); 2, the default, "
+                 "also asks the CUDA driver API, nvidia-smi and the Python interpreters; 3 also runs the kernel checks "
+                 "(check only: the same as --kernels). Costs: docs/PERFORMANCE.md, Levels")
+      ->check(CLI::Range(1, 3))
+      ->type_name("1|2|3");
   app.add_option("--color", g.color, "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.require_subcommand(0, 1);

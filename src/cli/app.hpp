@@ -31,6 +31,7 @@ struct GlobalOptions {
   std::string matrix;  // --matrix PATH; empty: the embedded matrix
   double timeout_s = 30;
   std::string color = "auto";
+  int level = 2;  // --level: 1 files only, 2 (default) + driver API and programs, 3 + kernel checks (check)
   ProbeOptions probe_options() const;
   bool use_color() const;
 };

@@ -73,6 +73,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   cmd->add_option("--python", f->pythons, "Also look at this interpreter (or environment prefix); repeatable")->allow_extra_args(false);
   cmd->callback([&g, &action, f] {
     action = [&g, f] {
+      if (g.level >= 3) f->kernels = true;
       if (f->kernels && !live_only(g, "check --kernels runs the kernel checks")) return kExitUsage;
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;

@@ -61,6 +61,37 @@ Result<std::unique_ptr<Host>> open_host(const std::string& root);
 
 // Wraps a host and records every answer, with the links met on the way to
 // each path, so write_snapshot can lay out a directory that replays the same.
+// `--level 1`: the files of `inner`, and nothing that runs. Programs and
+// driver calls are answered Reason::skipped without starting, live or on
+// replay, so a level-1 run costs file reads only and judges the same
+// either way.
+class FilesOnlyHost final : public Host {
+ public:
+  explicit FilesOnlyHost(const Host& inner) : inner_(inner) {}
+  Result<std::string> read_file(const std::string& path, std::size_t max_bytes) const override {
+    return inner_.read_file(path, max_bytes);
+  }
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset, std::size_t length) const override {
+    return inner_.read_range(path, offset, length);
+  }
+  Result<std::vector<DirEntry>> list_dir(const std::string& path) const override { return inner_.list_dir(path); }
+  Result<std::string> read_link(const std::string& path) const override { return inner_.read_link(path); }
+  Result<std::string> real_path(const std::string& path) const override { return inner_.real_path(path); }
+  bool exists(const std::string& path) const override { return inner_.exists(path); }
+  std::optional<std::string> env(const std::string& name) const override { return inner_.env(name); }
+  Result<Uname> uname() const override { return inner_.uname(); }
+  Result<CommandResult> run(const Command& cmd) const override {
+    return Problem{Reason::skipped, cmd.key(), "not run: --level 1 reads files only"};
+  }
+  Result<std::string> isolated_call(const IsolatedCall& call, Millis) const override {
+    return Problem{Reason::skipped, call.key, "not called: --level 1 reads files only"};
+  }
+  bool is_live() const override { return inner_.is_live(); }
+
+ private:
+  const Host& inner_;
+};
+
 class RecordingHost final : public Host {
  public:
   explicit RecordingHost(const Host& inner) : inner_(inner) {}

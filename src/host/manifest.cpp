@@ -23,10 +23,8 @@ struct Bad {
 };
 
 Reason reason_from(const std::string& s, const std::string& path) {
-  for (Reason r : {Reason::absent, Reason::permission_denied, Reason::timed_out, Reason::malformed,
-                   Reason::failed, Reason::not_recorded})
-    if (to_string(r) == s) return r;
-  throw Bad{path, "unknown reason \"" + s + "\""};
+  if (auto r = reason_named(s)) return *r;
+  throw Bad{path, "unknown reason \"" + s + "\" (expected one of " + reason_names() + ")"};
 }
 
 const json& field(const json& obj, const std::string& key, const std::string& path, json::value_t type) {
@@ -144,7 +142,8 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& dir)
           for (std::size_t i = 0; i < parts.size(); ++i) {
             if (parts[i].empty() || parts[i] == "." || parts[i] == "..")
               throw Bad{p + ".stdout_file", "must be a relative path inside .gpucheck/ without . or .."};
-            at += "/" + std::string(parts[i]);
+            at.push_back('/');
+            at.append(parts[i]);
             struct stat st {};
             if (i + 1 < parts.size() && (::lstat(at.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)))
               throw Bad{p + ".stdout_file", at + " is not a directory (a link?)"};

@@ -54,7 +54,7 @@ std::string RecordingHost::trace(const std::string& path) const {
     }
     if (++links > kMaxLinks) return here;
     links_[here] = *target;
-    if (!target->empty() && (*target)[0] == '/') done = "/";
+    if (!target->empty() && (*target)[0] == '/') done.assign(1, '/');  // assign, not = "/": GCC 12's -Wrestrict misfires at -O3
     auto parts = split(*target, '/');
     for (auto it = parts.rbegin(); it != parts.rend(); ++it)
       if (!it->empty() && *it != ".") todo.push_back(Part{std::string(*it), false});

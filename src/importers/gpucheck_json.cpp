@@ -175,24 +175,16 @@ NvidiaSmiFacts read_smi(JsonReader& r, const Node& n) {
   return s;
 }
 
-std::optional<Reason> reason_from_string(std::string_view s) {
-  constexpr std::array kAll{Reason::absent, Reason::permission_denied, Reason::timed_out,
-                            Reason::malformed, Reason::failed, Reason::not_recorded};
-  for (auto r : kAll)
-    if (to_string(r) == s) return r;
-  return std::nullopt;
-}
-
 Note read_note(JsonReader& r, const Node& n) {
   Note note;
   note.subject = r.string(n, "subject");
   note.item = r.string(n, "item");
   const auto reason = r.string(n, "reason");
-  if (auto parsed = reason_from_string(reason)) {
+  if (auto parsed = reason_named(reason)) {
     note.problem.reason = *parsed;
   } else {
     const auto c = r.child(n, "reason");
-    r.fail(c.path, "one of absent, permission_denied, timed_out, malformed, failed, not_recorded", c.j);
+    r.fail(c.path, "one of " + reason_names(), c.j);
   }
   note.problem.where = r.string(n, "where");
   note.problem.detail = r.string(n, "detail");

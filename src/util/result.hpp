@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <variant>
@@ -16,9 +17,12 @@ enum class Reason {
   malformed,          // it was read but could not be understood
   failed,             // it ran and reported an error (exit code, driver error)
   not_recorded,       // replaying a snapshot that does not hold it
+  skipped,            // not asked for: --level 1 runs no program and no driver call
 };
 
 std::string_view to_string(Reason r);
+std::optional<Reason> reason_named(std::string_view name);
+std::string reason_names();  // "absent, permission_denied, …", for an error that says what was expected
 
 struct Problem {
   Reason reason;

@@ -161,3 +161,31 @@ TEST_CASE("a libcuda that prints or leaves a daemon cannot spoil the report or h
   REQUIRE(pid > 1);
   CHECK(::kill(pid, 0) != 0);
 }
+
+TEST_CASE("level 1 reads files only: no program starts, no driver call, nothing unverified", "[cli][gate]") {
+  TempDir t;
+  const std::string bin = t.str() + "/bin";
+  const std::string marker = t.str() + "/nvidia-smi-ran";
+  write_file(bin + "/nvidia-smi", "#!/bin/sh\ntouch " + marker + "\nexit 9\n");
+  ::chmod((bin + "/nvidia-smi").c_str(), 0755);
+  const std::vector<std::string> env{"PATH=" + bin + ":/usr/bin:/bin", "LD_LIBRARY_PATH=" + kFakeDir,
+                                     "GPUCHECK_FAKE_CUDA=" + fake_driver(t, "crash cuInit\n")};
+
+  auto one = run_gpucheck_with(env, "", {"--level", "1", "check", "--json", "--gpus", "1"});
+  const auto j = json::parse(one.out);
+  CHECK_FALSE(fs::exists(marker));
+  CHECK(j["source"].get<std::string>().find("--level 1") != std::string::npos);
+  std::set<std::string> skipped;
+  for (auto& n : j["facts"]["notes"])
+    if (n["reason"] == "skipped") skipped.insert(n["subject"].get<std::string>());
+  CHECK(skipped.count("nvidia_smi") == 1);
+  CHECK(skipped.count("cuda_driver_api") == 1);
+  for (auto& f : j["findings"]) CHECK(f["category"] != "unverified");  // not asked is not unproven
+
+  // Level 2, the default, runs both: nvidia-smi's failure and the crash are seen.
+  auto two = run_gpucheck_with(env, "", {"check", "--json", "--gpus", "1"});
+  CHECK(fs::exists(marker));
+  const auto rules = rules_of(json::parse(two.out));
+  CHECK(rules.count("unverified-cuda_driver_api") == 1);
+  CHECK(run_gpucheck_with({}, "", {"--level", "4", "check"}).exit_code == 2);
+}
