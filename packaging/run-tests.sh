@@ -30,10 +30,10 @@ cmake --build --preset release -j "$jobs"
 GPUCHECK_TEST_BINARY="$PWD/build/release/gpucheck" ./build/asan/tests/gpucheck_tests "[cli]"
 ./build/release/gpucheck --version
 
-echo "== fuzz: every reader of untrusted bytes, 20 s each (docs/robustness.md)"
+echo "== fuzz: every reader of untrusted bytes, 10 s each (docs/robustness.md)"
 fuzz_start=$SECONDS
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs"
-./tests/fuzz/run-fuzz.sh 20
+./tests/fuzz/run-fuzz.sh 10
 echo "== fuzz: $((SECONDS - fuzz_start)) s"
 echo "== total: $((SECONDS - start)) s"

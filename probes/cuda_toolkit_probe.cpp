@@ -49,13 +49,21 @@ void read_version(ProbeContext& ctx, CudaToolkit& t) {
     }
   }
   if (t.nvcc) {
-    auto r = h.run(Command{*t.nvcc, {"--version"}, ctx.deadline().cap(ctx.options().command_timeout)});
+    const Command cmd{*t.nvcc, {"--version"}, ctx.deadline().cap(ctx.options().command_timeout)};
+    auto r = h.run(cmd);
     if (r && !r->timed_out && r->exit_code == 0) {
       if (auto v = cuda_version_from_nvcc(r->out)) {
         t.version = *v;
         t.version_source = *t.nvcc + " --version";
         return;
       }
+    }
+    // A hang is not an absence: say it timed out (or was not started).
+    if ((r && r->timed_out) || (!r && (r.problem().reason == Reason::timed_out || r.problem().reason == Reason::skipped))) {
+      ctx.note("cuda_toolkits", t.root + " version",
+               r ? Problem{Reason::timed_out, cmd.key(), "nvcc --version was killed after " + std::to_string(cmd.timeout.count()) + " ms"}
+                 : r.problem());
+      return;
     }
   }
   ctx.note("cuda_toolkits", t.root + " version",

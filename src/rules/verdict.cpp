@@ -6,6 +6,7 @@
 #include "matrix/precisions.hpp"
 #include "rules/engine.hpp"
 #include "rules/fact_view.hpp"
+#include "rules/outliers.hpp"
 #include "rules/unverified.hpp"
 
 namespace gpucheck {
@@ -111,6 +112,8 @@ Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequir
   Verdict v{evaluate_rules(rules, subjects)};
   auto unproven = unverified_findings(facts, req.gpus.value_or(0), req.precisions, v.findings);
   v.findings.insert(v.findings.end(), unproven.begin(), unproven.end());
+  auto outliers = outlier_findings(facts);
+  v.findings.insert(v.findings.end(), outliers.begin(), outliers.end());
   sort_findings(v.findings);
   return v;
 }

@@ -189,3 +189,50 @@ TEST_CASE("level 1 reads files only: no program starts, no driver call, nothing 
   CHECK(rules.count("unverified-cuda_driver_api") == 1);
   CHECK(run_gpucheck_with({}, "", {"--level", "4", "check"}).exit_code == 2);
 }
+
+TEST_CASE("nvidia-smi that floods or ignores SIGTERM, and nvcc that hangs: each bounded, each named", "[cli][gate]") {
+  TempDir t;
+  const std::string bin = t.str() + "/bin";
+  SECTION("a flood of output is capped and killed at the deadline") {
+    write_file(bin + "/nvidia-smi", "#!/bin/sh\nexec yes 'GPU 0: flooding'\n");
+  }
+  SECTION("SIGTERM ignored: the kill is SIGKILL, to its whole group") {
+    write_file(bin + "/nvidia-smi", "#!/bin/sh\ntrap '' TERM\nsleep 100 &\nwait\n");
+  }
+  ::chmod((bin + "/nvidia-smi").c_str(), 0755);
+  auto r = timed_run({"PATH=" + bin + ":/usr/bin:/bin"}, {"--timeout", "3", "check", "--json", "--gpus", "1"});
+  REQUIRE(r.r.exit_code == 1);
+  const auto j = json::parse(r.r.out);
+  CHECK(rules_of(j).count("unverified-nvidia_smi") == 1);
+  CHECK(r.seconds < 3 + 2);
+}
+
+TEST_CASE("a hung nvcc --version is timed_out, not absent", "[cli][gate]") {
+  TempDir t;
+  const std::string cuda = t.str() + "/cuda-12.4";
+  write_file(cuda + "/bin/nvcc", "#!/bin/sh\nsleep 100\n");
+  ::chmod((cuda + "/bin/nvcc").c_str(), 0755);
+  auto r = timed_run({"CUDA_HOME=" + cuda}, {"--timeout", "3", "check", "--json"});
+  const auto j = json::parse(r.r.out);
+  bool timed_out = false;
+  for (auto& n : j["facts"]["notes"])
+    timed_out |= n["subject"] == "cuda_toolkits" && n["item"] == cuda + " version" && n["reason"] == "timed_out";
+  CHECK(timed_out);
+  CHECK(timed_out_of(j).count("cuda_toolkits") == 1);
+  CHECK(r.seconds < 3 + 2);
+}
+
+TEST_CASE("a snapshot that recorded nvidia-smi or the driver call as timed out is unverified", "[cli][gate]") {
+  TempDir t;
+  const auto snap = t.path() / "snap";
+  fs::copy(gpucheck::test::source_path("tests/fixtures/hosts/h100-sxm-8gpu"), snap, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  auto m = json::parse(gpucheck::test::read_file((snap / ".gpucheck/manifest.json").string()));
+  m["commands"]["nvidia-smi -q -x"] = {{"resolved", "/usr/bin/nvidia-smi"}, {"exit_code", -1}, {"signal", 9}, {"timed_out", true}};
+  m["calls"]["cuda-driver-api"] = {{"error", {{"reason", "timed_out"}, {"where", "cuda-driver-api"}, {"detail", "no answer within 10000 ms; the call was killed"}}}};
+  write_file(snap / ".gpucheck/manifest.json", m.dump());
+  auto r = gpucheck::test::run_gpucheck({"--root", snap.string(), "check", "--json"});
+  REQUIRE(r.exit_code == 1);
+  const auto rules = rules_of(json::parse(r.out));
+  CHECK(rules.count("unverified-nvidia_smi") == 1);
+  CHECK(rules.count("unverified-cuda_driver_api") == 1);
+}
