@@ -268,6 +268,8 @@ const std::string& self_executable() {
   return path;
 }
 
+}  // namespace
+
 void write_all(int fd, std::string_view text) {
   while (!text.empty()) {
     const ssize_t n = ::write(fd, text.data(), text.size());
@@ -276,8 +278,6 @@ void write_all(int fd, std::string_view text) {
     text.remove_prefix(static_cast<std::size_t>(n));
   }
 }
-
-}  // namespace
 
 Result<std::string> run_isolated(const IsolatedCall& call, Millis deadline) {
   std::vector<std::string> args{kIsolatedCallArg, call.key};

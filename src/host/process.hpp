@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/host.hpp"
@@ -43,6 +44,8 @@ void serve_isolated_call(int argc, char** argv, const std::vector<IsolatedEntry>
 // setup first, the same cleanup before _exit, and from the parent the kill
 // of the child and all it started.
 void enter_isolated_child();
+// Writes all of `text` to `fd` (a child's answer pipe), retrying on EINTR.
+void write_all(int fd, std::string_view text);
 void leave_isolated_child();
 void kill_isolated_child(int pid);
 

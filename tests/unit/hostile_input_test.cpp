@@ -176,3 +176,23 @@ TEST_CASE("a re-snapshot of a crafted snapshot writes nothing outside its --out"
   CHECK(run_gpucheck({"--root", snap.string(), "snapshot", "--out", (t.path() / "copy2").string()}).exit_code != 134);
   CHECK(gpucheck::test::read_file((mine / "keep").string()) == "keep");
 }
+
+TEST_CASE("one report a fleet cannot read is listed, the others are still judged", "[cli][bad-input][fleet]") {
+  TempDir t;
+  namespace fs = std::filesystem;
+  const auto lock = t.str() + "/stack.lock";
+  REQUIRE(run_gpucheck({"--root", kH100, "lock", "-o", lock}).exit_code == 0);
+  const auto good = run_gpucheck({"--root", kH100, "probe", "--json"});
+  REQUIRE(good.exit_code == 0);
+  fs::create_directories(t.path() / "fleet");
+  gpucheck::test::write_file(t.path() / "fleet/node1.json", good.out);
+  std::string bad = good.out;
+  bad.insert(bad.find('{') + 1, "\"big\": 1e400, \"host\": \"\xff\",");
+  gpucheck::test::write_file(t.path() / "fleet/node2.json", bad);
+  const auto r = run_gpucheck({"verify", lock, "--fleet", (t.path() / "fleet").string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code != 134);
+  CHECK(r.exit_code <= 2);
+  CHECK_THAT(r.out + r.err, Catch::Contains("node2.json"));
+  CHECK_THAT(r.out, Catch::Contains("1 match") && Catch::Contains("1 unreadable"));
+}
