@@ -14,8 +14,6 @@ namespace {
 using nlohmann::json;
 namespace mv = matrix_values;
 
-constexpr const char* kSections[] = {"gpus", "arch_precisions", "cuda_releases", "cuda_families", "frameworks", "ngc",
-                                     "rocm_releases"};
 constexpr const char* kDocumentKeys[] = {"schema",          "version",       "date",          "description",
                                          "gpus",            "arch_precisions", "cuda_releases", "cuda_families",
                                          "frameworks",      "ngc",           "rocm_releases", "rules"};
