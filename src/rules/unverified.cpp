@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 #include "matrix/precisions.hpp"
 
@@ -39,34 +40,34 @@ const Answerer* answerer_for(const Note& n) {
   return nullptr;
 }
 
-Finding unverified(const Note& n, const std::string& what, const std::string& fix) {
+// Every unverified finding is a host-scoped error; only what and why differ.
+Finding unverified_error(std::string rule, std::string title, std::string message, Evidence evidence, std::string fix) {
   Finding f;
-  f.rule = "unverified-" + n.subject;
+  f.rule = std::move(rule);
   f.category = "unverified";
   f.severity = Severity::error;
   f.scope = "host";
-  const bool timed_out = n.problem.reason == Reason::timed_out;
-  f.title = n.subject + (timed_out ? " did not answer in time" : " could not answer");
-  f.message = "Not verified: " + what + ". " + n.item + ": " + n.problem.detail;
-  f.evidence.push_back(Evidence{"notes." + n.subject, std::string(to_string(n.problem.reason)), n.problem.where});
-  f.fix = fix;
+  f.title = std::move(title);
+  f.message = std::move(message);
+  f.evidence.push_back(std::move(evidence));
+  f.fix = std::move(fix);
   return f;
+}
+
+Finding unverified(const Note& n, const std::string& what, const std::string& fix) {
+  const bool timed_out = n.problem.reason == Reason::timed_out;
+  return unverified_error("unverified-" + n.subject, n.subject + (timed_out ? " did not answer in time" : " could not answer"),
+                          "Not verified: " + what + ". " + n.item + ": " + n.problem.detail,
+                          Evidence{"notes." + n.subject, std::string(to_string(n.problem.reason)), n.problem.where}, fix);
 }
 
 // Statuses in which a check reached a verdict on the GPU: it ran, right or wrong.
 bool ran_to_verdict(const KernelCheck& c) { return c.status == "passed" || c.status == "failed"; }
 
 Finding kernels_not_run(const std::string& rule, const std::string& message, const std::string& source) {
-  Finding f;
-  f.rule = rule;
-  f.category = "unverified";
-  f.severity = Severity::error;
-  f.scope = "host";
-  f.title = "Kernel checks asked for did not run";
-  f.message = message;
-  f.evidence.push_back(Evidence{"kernels", "not run", source});
-  f.fix = "Run gpucheck kernels to see each check's status and reason; check --kernels needs a GPU the CUDA driver API can use";
-  return f;
+  return unverified_error(rule, "Kernel checks asked for did not run", message, Evidence{"kernels", "not run", source},
+                          "Run gpucheck kernels to see each check's status and reason; check --kernels needs a GPU the "
+                          "CUDA driver API can use");
 }
 
 void kernel_findings(const KernelFacts& k, const std::vector<std::string>& required, std::vector<Finding>& out) {
