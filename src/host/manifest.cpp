@@ -61,6 +61,9 @@ std::string file_name_for(const std::string& key) {
 }  // namespace
 
 Result<std::string> read_manifest_file(const std::string& path) {
+  // Looked at before it is opened: opening a device can act.
+  if (struct stat st {}; ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+    return Problem{Reason::malformed, path, "is not a regular file (a FIFO, socket or device): not read"};
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return Problem{Reason::malformed, path,

@@ -238,6 +238,14 @@ TEST_CASE("a snapshot's manifest and its output files are read as themselves, ne
     fs::create_symlink("/dev/zero", t.path() / "snap/.gpucheck/commands/x.out");
     CHECK_FALSE(open_host((t.path() / "snap").string()));  // refused, not read until memory runs out
   }
+  SECTION("an output file that is a FIFO") {
+    write_file(t.path() / "snap/.gpucheck/manifest.json", manifest);
+    fs::create_directories(t.path() / "snap/.gpucheck/commands");
+    REQUIRE(::mkfifo((t.path() / "snap/.gpucheck/commands/x.out").c_str(), 0600) == 0);
+    const auto h = open_host((t.path() / "snap").string());
+    REQUIRE_FALSE(h);
+    CHECK_THAT(h.problem().detail, Catch::Contains("not a regular file"));
+  }
   SECTION("a .gpucheck that is itself a link") {
     write_file(t.path() / "other/manifest.json", manifest);
     fs::create_directories(t.path() / "snap");
