@@ -97,8 +97,12 @@ Result<std::vector<DirEntry>> RecordingHost::list_dir(const std::string& path) c
 Result<std::string> RecordingHost::read_link(const std::string& path) const {
   std::lock_guard lock(record_mutex_);
   auto r = inner_.read_link(path);
-  trace(dir_of(normalize_path(path)));
-  if (r) links_[normalize_path(path)] = *r;
+  // Keyed below the parent's real place, as every other recording: a link
+  // read through another (sysfs's devices/X/driver) is written where the
+  // reader will look, never through the link the writer recreates.
+  const std::string normal = normalize_path(path);
+  const std::string parent = trace(dir_of(normal));
+  if (r) links_[child_of(parent, base_of(normal))] = *r;
   else note_problem(path, r.problem());
   return r;
 }
@@ -224,7 +228,7 @@ Result<std::string> RecordingHost::write_snapshot(const std::string& out, const 
   if (!base.ok()) return fail(tmpl, std::strerror(errno));
   auto parent_of = [&](const std::string& p) { return Fd(open_dir_below(base.get(), dir_of(p))); };
   auto why_not = [](const std::string& what) {
-    return what + ": " + std::strerror(errno) + (errno == ELOOP || errno == ENOTDIR ? " (a link on the way: not written through)" : "");
+    return what + ": " + std::strerror(errno) + (errno == ELOOP || errno == ENOTDIR ? " (a link or a file on the way: not written through)" : "");
   };
   // A file once: the recorded content wins over a listing's placeholder.
   auto create = [&](const std::string& p, std::string_view content, bool exclusive) -> std::optional<Problem> {
@@ -274,8 +278,10 @@ Result<std::string> RecordingHost::write_snapshot(const std::string& out, const 
       }
     }
   }
-  for (auto& p : placeholders_)
-    if (auto e = create(p, "", false)) return *e;
+  // Deepest first: a directory known only to exist (real_path of a toolkit
+  // root) must not become an empty file before what was found below it.
+  for (auto it = placeholders_.rbegin(); it != placeholders_.rend(); ++it)
+    if (auto e = create(*it, "", false)) return *e;
 
   Manifest m = m_;
   m.description = description;

@@ -133,6 +133,7 @@ TEST_CASE("snapshot of this host replays to the same facts", "[cli][snapshot][re
   TempDir t;
   const std::string out = t.str() + "/snap";
   auto rec = gpucheck_run({"snapshot", "--out", out, "--description", "test"});
+  INFO(rec.err);
   REQUIRE(rec.exit_code == 0);
   auto live = json::parse(gpucheck_run({"probe", "--json"}).out);
   auto replay = json::parse(gpucheck_run({"--root", out, "probe", "--json"}).out);

@@ -269,6 +269,7 @@ TEST_CASE("cuda driver probe: a recorded snapshot replays the same driver answer
   REQUIRE(recorded.cuda);
   REQUIRE(recorded.cuda->devices.size() == 2);
   auto written = recorder.write_snapshot(snap, "fake libcuda, two GPUs");
+  INFO((written ? "" : written.problem().where + ": " + written.problem().detail));
   REQUIRE(written);
 
   // The isolated call's answer is in the manifest, under its key.
