@@ -1,4 +1,5 @@
 #include "parse/nvsmi.hpp"
+#include "parse/nvsmi_labels.hpp"
 
 #include <pugixml.hpp>
 
@@ -211,8 +212,10 @@ Result<NvidiaSmiFacts> parse_nvsmi_xml(std::string_view xml) {
   const auto log = doc.child("nvidia_smi_log");
   if (!log) return Problem{Reason::malformed, "", "XML has no <nvidia_smi_log> root"};
   NvidiaSmiFacts f;
-  if (auto v = std::string(trim(log.child_value("driver_version"))); !v.empty()) f.driver_version = v;
-  if (auto v = std::string(trim(log.child_value("cuda_version"))); !v.empty() && v != "N/A") f.cuda_version = v;
+  for (const auto& l : kNvsmiDriverLabels)
+    if (auto v = std::string(trim(log.child_value(std::string(l.xml).c_str()))); !v.empty() && !f.driver_version) f.driver_version = v;
+  for (const auto& l : kNvsmiCudaLabels)
+    if (auto v = std::string(trim(log.child_value(std::string(l.xml).c_str()))); !v.empty() && v != "N/A" && !f.cuda_version) f.cuda_version = v;
   for (auto n : doc.children()) {
     if (n.type() != pugi::node_doctype) continue;
     const std::string dt = n.value();
@@ -254,8 +257,10 @@ Result<NvidiaSmiFacts> parse_nvsmi_text(std::string_view text) {
     while (stack.size() > 1 && stack.back().first >= indent) stack.pop_back();
     Node* parent = stack.back().second;
     if (gpus.empty()) {
-      if (n.key == "Driver Version") f.driver_version = n.value;
-      if (n.key == "CUDA Version" && n.value != "N/A" && !n.value.empty()) f.cuda_version = n.value;
+      for (const auto& l : kNvsmiDriverLabels)
+        if (n.key == l.text) f.driver_version = n.value;
+      for (const auto& l : kNvsmiCudaLabels)
+        if (n.key == l.text && n.value != "N/A" && !n.value.empty()) f.cuda_version = n.value;
     }
     parent->children.push_back(std::move(n));
     stack.emplace_back(indent, &parent->children.back());

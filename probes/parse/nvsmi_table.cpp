@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "parse/nvsmi.hpp"
+#include "parse/nvsmi_labels.hpp"
 #include "util/pci_address.hpp"
 #include "util/strings.hpp"
 
@@ -90,28 +91,46 @@ void second_row(const std::vector<std::string_view>& c, SmiGpu& g) {
 
 }  // namespace
 
-bool looks_like_nvsmi_table(std::string_view text) {
-  for (auto raw : split_lines(text)) {
-    const auto line = trim(raw);
-    if (line.find("NVIDIA-SMI ") != std::string_view::npos && line.find("Driver Version:") != std::string_view::npos)
-      return true;
+namespace {
+
+// The banner's value after "<label>:", for the first label of `labels`
+// the line holds.
+template <std::size_t N>
+std::optional<std::string> banner_value(std::string_view line, const std::array<NvsmiLabel, N>& labels) {
+  for (const auto& l : labels) {
+    const std::string key = std::string(l.text) + ":";
+    const auto at = line.find(key);
+    if (at == std::string_view::npos) continue;
+    auto rest = trim(line.substr(at + key.size()));
+    const auto end = rest.find_first_of(" \t|");
+    return std::string(rest.substr(0, end));
   }
+  return std::nullopt;
+}
+
+bool is_banner(std::string_view line) {
+  return line.find("NVIDIA-SMI ") != std::string_view::npos && banner_value(line, kNvsmiDriverLabels).has_value();
+}
+
+}  // namespace
+
+bool looks_like_nvsmi_table(std::string_view text) {
+  for (auto raw : split_lines(text))
+    if (is_banner(trim(raw))) return true;
   return false;
 }
 
 Result<NvidiaSmiFacts> parse_nvsmi_table(std::string_view text) {
   if (!is_text(text)) return Problem{Reason::malformed, "", "not text (binary data)"};
-  static const std::regex kDriver(R"(Driver Version:\s*(\S+))"), kCuda(R"(CUDA Version:\s*(\S+))");
   const auto lines = split_lines(text);
   NvidiaSmiFacts f;
   std::size_t i = 0;
-  for (; i < lines.size(); ++i)
-    if (lines[i].find("NVIDIA-SMI ") != std::string_view::npos && lines[i].find("Driver Version:") != std::string_view::npos)
-      break;
+  while (i < lines.size() && !is_banner(lines[i])) ++i;
   if (i == lines.size())
-    return Problem{Reason::malformed, "", "no \"NVIDIA-SMI … Driver Version: …\" banner: not an nvidia-smi table"};
-  f.driver_version = match(lines[i], kDriver);
-  if (auto c = match(lines[i], kCuda); c && *c != "N/A") f.cuda_version = c;
+    return Problem{Reason::malformed, "",
+                   "no \"NVIDIA-SMI … Driver Version: …\" (or R610's \"KMD Version: …\") banner: not an nvidia-smi table"};
+  f.driver_version = banner_value(lines[i], kNvsmiDriverLabels);
+  if (auto c = banner_value(lines[i], kNvsmiCudaLabels); c && *c != "N/A" && !c->empty()) f.cuda_version = c;
 
   bool mig_column = false;
   for (++i; i < lines.size(); ++i) {

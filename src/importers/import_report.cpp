@@ -8,6 +8,7 @@
 #include "importers/collect_env.hpp"
 #include "importers/gpucheck_json.hpp"
 #include "importers/nvsmi_import.hpp"
+#include "parse/nvsmi_labels.hpp"
 #include "parse/nvsmi_table.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
@@ -38,8 +39,11 @@ bool is_binary(std::string_view s) {
 }
 
 bool is_nvsmi_query(std::string_view text) {
-  return text.find("==============NVSMI LOG==============") != std::string_view::npos ||
-         (text.find("Attached GPUs") != std::string_view::npos && text.find("Driver Version") != std::string_view::npos);
+  if (text.find("==============NVSMI LOG==============") != std::string_view::npos) return true;
+  if (text.find("Attached GPUs") == std::string_view::npos) return false;
+  for (const auto& l : kNvsmiDriverLabels)
+    if (text.find(l.text) != std::string_view::npos) return true;
+  return false;
 }
 
 Problem unknown(const std::string& name, const std::string& why) {

@@ -186,3 +186,25 @@ TEST_CASE("broken nvidia-smi output is a clear error, never a crash", "[nvsmi][b
     CHECK(f.problem().reason == Reason::malformed);
   }
 }
+
+TEST_CASE("R610's names for the driver and CUDA versions in -q and -q -x (synthetic renames)", "[nvsmi]") {
+  // R610's table says "KMD Version" and "CUDA UMD Version"; the -q forms
+  // may follow. These inputs are real captures with only those names
+  // replaced, so both spellings are read the same.
+  auto rename = [](std::string text, const std::string& from, const std::string& to) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+    return text;
+  };
+  auto q = data("nvsmi/a100-sxm4-80gb-4gpu_555.txt");
+  q = rename(rename(q, "Driver Version", "KMD Version"), "CUDA Version", "CUDA UMD Version");
+  auto t = parse_nvsmi_text(q);
+  REQUIRE(t);
+  CHECK(t->driver_version == "555.42.02");
+  CHECK(t->cuda_version == "12.5");
+  auto x = data("nvsmi/rtx-3090_590.xml");
+  x = rename(rename(x, "driver_version>", "kmd_version>"), "cuda_version>", "cuda_umd_version>");
+  auto f = parse_nvsmi_xml(x);
+  REQUIRE(f);
+  CHECK(f->driver_version == "590.44.01");
+  CHECK(f->cuda_version == "13.1");
+}
