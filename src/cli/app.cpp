@@ -173,6 +173,14 @@ std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
   return std::move(k).value();
 }
 
+std::optional<Day> judgement_day_or_report() {
+  const char* given = std::getenv("GPUCHECK_TODAY");
+  if (!given || !*given) return today_utc();
+  if (auto d = parse_iso_date(given)) return d;
+  std::cerr << "gpucheck: GPUCHECK_TODAY=\"" << given << "\": expected a day as YYYY-MM-DD, like 2026-12-01 (or unset it)\n";
+  return std::nullopt;
+}
+
 namespace {
 
 constexpr const char* kAbout =

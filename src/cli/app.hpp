@@ -13,6 +13,7 @@
 #include "probe.hpp"
 #include "cli/run_app.hpp"
 #include "rules/knowledge.hpp"
+#include "util/dates.hpp"
 
 namespace gpucheck {
 
@@ -83,5 +84,10 @@ void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::K
 
 // The matrix and its rules (--matrix, else embedded), or prints why not (exit code 2).
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
+
+// The day a run judges the matrix's age on: GPUCHECK_TODAY (YYYY-MM-DD,
+// for reproducible reports and tests) when set, else today in UTC. Prints
+// why and returns nullopt when GPUCHECK_TODAY does not read.
+std::optional<Day> judgement_day_or_report();
 
 }  // namespace gpucheck

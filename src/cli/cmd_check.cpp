@@ -77,6 +77,8 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       if (f->kernels && !live_only(g, "check --kernels runs the kernel checks")) return kExitUsage;
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
+      const auto today = judgement_day_or_report();
+      if (!today) return kExitUsage;
       ProbeOptions opts = g.probe_options();
       opts.deep = f->deep;
       opts.pythons = f->pythons;
@@ -93,7 +95,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       if (!f->min_compute.empty()) req.min_compute = f->min_compute;
       if (!f->min_memory.empty()) req.min_memory_gib = parse_memory_gib(f->min_memory);
       if (f->gpus > 0) req.gpus = f->gpus;
-      const Verdict v = judge(*facts, *knowledge, req);
+      const Verdict v = judge(*facts, *knowledge, req, today);
       const bool failed = v.fails(f->strict);
       CheckReport r{*facts, v.findings, knowledge->matrix, f->strict, failed, origin};
       ReportOptions o{g.use_color() && !f->json, GPUCHECK_VERSION};

@@ -31,7 +31,7 @@ std::optional<Lock> host_lock(const GlobalOptions& g) {
   if (!knowledge) return std::nullopt;
   auto facts = acquire_facts(g, g.probe_options());
   if (!facts) return std::nullopt;
-  const Verdict v = judge(*facts, *knowledge, {});
+  const Verdict v = judge(*facts, *knowledge, {}, std::nullopt);  // the lock records errors and warnings only
   LockContext ctx{GPUCHECK_VERSION, knowledge->matrix.version, verdict_summary(v)};
   return lock_from_facts(*facts, ctx);
 }

@@ -2,8 +2,12 @@
 #include <iostream>
 #include <string>
 
+#include <algorithm>
+
 #include "cli/app.hpp"
+#include "matrix/matrix_summary.hpp"
 #include "report/rules_doc.hpp"
+#include "rules/matrix_age.hpp"
 
 namespace gpucheck {
 
@@ -15,6 +19,17 @@ std::string contents(const Knowledge& k) {
          std::to_string(m.cuda_releases.size()) + " CUDA releases, " + std::to_string(m.rocm_releases.size()) +
          " ROCm releases, " + std::to_string(m.frameworks.size()) + " framework builds, " + std::to_string(m.ngc.size()) +
          " NGC releases, " + std::to_string(k.rules.size()) + " rules";
+}
+
+// ", 3 days old" (and when that is past what check accepts silently).
+std::string age_text(const Matrix& m, Day today) {
+  const auto date = parse_iso_date(m.date);
+  if (!date) return "";
+  const int age = days_between(*date, today);
+  if (age < 0) return ", dated after today (" + iso_date_text(today) + ")";
+  std::string out = ", " + std::to_string(age) + (age == 1 ? " day" : " days") + " old";
+  if (age > kMatrixMaxAgeDays) out += ": older than " + std::to_string(kMatrixMaxAgeDays) + " days, check notes it";
+  return out;
 }
 
 int validate(const std::vector<std::string>& paths) {
@@ -57,10 +72,19 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
     action = [&g] {
       auto k = load_knowledge_or_report(g);
       if (!k) return kExitUsage;
+      const auto today = judgement_day_or_report();
+      if (!today) return kExitUsage;
       const auto& m = k->matrix;
-      std::cout << "matrix   " << m.version << " (" << m.date << ")\n"
+      std::cout << "matrix   " << m.version << " (" << m.date << ")" << age_text(m, *today) << "\n"
                 << "origin   " << m.origin << "\n"
-                << "contents " << contents(*k) << "\n";
+                << "contents " << contents(*k) << "\n"
+                << "newest\n";
+      for (const auto& t : newest_entries(m)) {
+        std::string line = "  " + t.table + ":";
+        line.resize(std::max<std::size_t>(line.size() + 1, 21), ' ');
+        for (std::size_t i = 0; i < t.newest.size(); ++i) line += (i ? ", " : "") + t.newest[i];
+        std::cout << line << "\n";
+      }
       return kExitOk;
     };
   });

@@ -6,6 +6,7 @@
 #include "matrix/precisions.hpp"
 #include "rules/engine.hpp"
 #include "rules/fact_view.hpp"
+#include "rules/matrix_age.hpp"
 #include "rules/outliers.hpp"
 #include "rules/unverified.hpp"
 
@@ -104,7 +105,7 @@ std::string verdict_summary(const Verdict& v) {
   return (e ? "fail: " : "pass: ") + n(e, "error") + ", " + n(w, "warning");
 }
 
-Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req) {
+Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req, std::optional<Day> today) {
   const auto subjects = build_subjects(facts, knowledge.matrix);
   std::vector<Rule> rules = knowledge.rules;
   auto extra = requirement_rules(req);
@@ -114,6 +115,8 @@ Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequir
   v.findings.insert(v.findings.end(), unproven.begin(), unproven.end());
   auto outliers = outlier_findings(facts);
   v.findings.insert(v.findings.end(), outliers.begin(), outliers.end());
+  if (today)
+    if (auto age = matrix_age_finding(knowledge.matrix, *today)) v.findings.push_back(std::move(*age));
   sort_findings(v.findings);
   return v;
 }

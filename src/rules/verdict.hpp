@@ -9,6 +9,7 @@
 #include "facts/facts.hpp"
 #include "rules/finding.hpp"
 #include "rules/knowledge.hpp"
+#include "util/dates.hpp"
 
 namespace gpucheck {
 
@@ -33,7 +34,8 @@ struct Verdict {
   bool fails(bool strict) const;
 };
 
-Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req);
+// `today`: the day the matrix's age is judged on (none: not judged).
+Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req, std::optional<Day> today);
 
 // "pass", or "fail: 2 errors, 1 warning": what a lockfile records of `check`.
 std::string verdict_summary(const Verdict& v);

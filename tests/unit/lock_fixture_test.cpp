@@ -27,7 +27,7 @@ Lock lock_of(const std::string& root) {
   // As `gpucheck lock` writes it: the embedded matrix's version and check's verdict.
   static const auto knowledge = load_knowledge("");
   REQUIRE(knowledge);
-  const Verdict v = judge(facts, *knowledge, {});
+  const Verdict v = judge(facts, *knowledge, {}, std::nullopt);
   return lock_from_facts(facts, LockContext{GPUCHECK_VERSION, knowledge->matrix.version, verdict_summary(v)});
 }
 

@@ -161,7 +161,7 @@ std::string describe(const Verdict& v) {
 
 void run_case(const json& c) {
   TempDir tmp;
-  const Verdict v = judge(facts_of(c, tmp), knowledge(), requirements_of(c));
+  const Verdict v = judge(facts_of(c, tmp), knowledge(), requirements_of(c), std::nullopt);
   std::set<std::string> categories, fired;
   for (auto& f : v.findings) {
     fired.insert(f.rule);
@@ -258,7 +258,7 @@ TEST_CASE("the real fixtures are in the table as they are, and the healthy ones 
     REQUIRE(plain.count(healthy) == 1);
     CHECK(plain[healthy]->at("expect").empty());
     TempDir tmp;
-    const Verdict v = judge(facts_of(*plain[healthy], tmp), knowledge(), LaunchRequirements{});
+    const Verdict v = judge(facts_of(*plain[healthy], tmp), knowledge(), LaunchRequirements{}, std::nullopt);
     INFO("findings:" << describe(v));
     CHECK(v.count(Severity::error) == 0);
     CHECK(v.count(Severity::warning) == 0);

@@ -39,7 +39,7 @@ Facts with_gpu_on_bus(PciVendor vendor = PciVendor::nvidia) {
 
 std::vector<std::string> unverified_rules(const Facts& f, const LaunchRequirements& req = {}) {
   std::vector<std::string> out;
-  for (auto& finding : judge(f, embedded(), req).findings)
+  for (auto& finding : judge(f, embedded(), req, std::nullopt).findings)
     if (finding.category == "unverified") out.push_back(finding.rule);
   return out;
 }
@@ -54,7 +54,7 @@ TEST_CASE("a hung, crashed or failed driver voice on a GPU host is unverified", 
   auto f = with_gpu_on_bus();
   f.notes.push_back(note("nvidia_smi", "nvidia-smi -q -x", Reason::timed_out, "killed after 3000 ms"));
   f.notes.push_back(note("cuda_driver_api", "CUDA driver", Reason::failed, "the isolated call died by signal 11"));
-  const auto v = judge(f, embedded(), {});
+  const auto v = judge(f, embedded(), {}, std::nullopt);
   std::vector<std::string> rules;
   for (auto& x : v.findings)
     if (x.category == "unverified") {

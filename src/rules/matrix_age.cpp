@@ -1,0 +1,25 @@
+#include "rules/matrix_age.hpp"
+
+namespace gpucheck {
+
+std::optional<Finding> matrix_age_finding(const Matrix& m, Day today) {
+  const auto date = parse_iso_date(m.date);
+  if (!date) return std::nullopt;
+  const int age = days_between(*date, today);
+  if (age <= kMatrixMaxAgeDays) return std::nullopt;
+  Finding f;
+  f.rule = "matrix-age";
+  f.category = "matrix-age";
+  f.severity = Severity::info;
+  f.scope = "host";
+  f.title = "The compatibility matrix is " + std::to_string(age) + " days old";
+  f.message = "The matrix in use (" + m.version + ", " + m.origin + ") is dated " + m.date + ", " + std::to_string(age) +
+              " days before " + iso_date_text(today) + ": drivers, CUDA releases, framework builds and containers newer than it, "
+              "and known-bad combinations found since, are not judged";
+  f.evidence.push_back(Evidence{"matrix.date", m.date, m.origin});
+  f.evidence.push_back(Evidence{"today", iso_date_text(today), "system clock (GPUCHECK_TODAY when set)"});
+  f.fix = "Use a newer gpucheck, or a newer matrix with --matrix PATH (docs/matrix.md)";
+  return f;
+}
+
+}  // namespace gpucheck
