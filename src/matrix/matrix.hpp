@@ -41,8 +41,10 @@ struct ArchPrecisions {
 
 struct CudaRelease {
   std::string version;                      // "12.4.1"
-  std::string min_driver_linux;             // the toolkit driver: "550.54.15"
+  std::optional<std::string> min_driver_linux;  // the toolkit driver: "550.54.15"; none when NVIDIA names none
   std::optional<std::string> date;          // "2024-04"
+  std::optional<std::string> checked;       // how it was confirmed: "docs", "copy", "wheel 2026-12-01"
+  std::optional<std::string> note;          // why a field is missing, where sources differ
   std::vector<std::string> sources;
 };
 

@@ -40,8 +40,11 @@ ArchPrecisions read_arch_precisions(ObjectReader& r) {
 CudaRelease read_cuda_release(ObjectReader& r) {
   CudaRelease c;
   r.string("version", c.version, mv::plain_version);
-  r.string("min_driver_linux", c.min_driver_linux, mv::plain_version);
+  r.optional_string("min_driver_linux", c.min_driver_linux, mv::plain_version);
   r.optional_string("date", c.date, mv::year_month);
+  r.optional_string("checked", c.checked, mv::checked);
+  r.optional_string("note", c.note, mv::non_empty);
+  r.require_unless("min_driver_linux", c.min_driver_linux.has_value(), "note", c.note.has_value());
   r.sources(c.sources);
   r.reject_unknown_keys();
   return c;

@@ -78,6 +78,12 @@ std::optional<std::string> year_month(std::string_view s) {
   return "a date \"YYYY-MM\" or \"YYYY-MM-DD\", like \"2024-04\"";
 }
 
+std::optional<std::string> checked(std::string_view s) {
+  if (s == "docs" || s == "copy") return std::nullopt;
+  if (s.substr(0, 6) == "wheel " && !iso_date(s.substr(6))) return std::nullopt;
+  return "how the entry was confirmed: \"docs\", \"copy\" or \"wheel YYYY-MM-DD\"";
+}
+
 std::optional<std::string> pci_id(std::string_view s) {
   if (s.size() == 9 && s[4] == ':' && all_of(s.substr(0, 4), hex) && all_of(s.substr(5), hex)) return std::nullopt;
   return "a PCI vendor:device id \"vvvv:dddd\" in hex, like \"10de:2330\"";

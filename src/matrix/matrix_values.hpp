@@ -38,5 +38,10 @@ std::optional<std::string> gfx_target(std::string_view s);
 std::optional<std::string> name_pattern(std::string_view s);
 // anything but the empty string
 std::optional<std::string> non_empty(std::string_view s);
+// How an entry was confirmed: "docs" (read on the vendor's own page),
+// "copy" (read in verbatim third-party copies of the vendor's table that
+// agree; the vendor's page, cited, could not be read where the entry was
+// made), or "wheel YYYY-MM-DD" (read from a package by matrix/tools).
+std::optional<std::string> checked(std::string_view s);
 
 }  // namespace gpucheck::matrix_values

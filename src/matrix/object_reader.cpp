@@ -149,6 +149,11 @@ void ObjectReader::number_map(const char* key, std::map<std::string, double>& ou
   }
 }
 
+void ObjectReader::require_unless(const char* key, bool present, const char* instead, bool instead_present) {
+  if (!present && !instead_present)
+    problem(where(key), std::string("required field \"") + key + "\" is missing (or give \"" + instead + "\": why there is none)");
+}
+
 void ObjectReader::reject_unknown_keys() {
   for (const auto& [key, value] : object_.items()) {
     (void)value;

@@ -38,6 +38,9 @@ class ObjectReader {
   // An object of name -> positive number, names passing `check`.
   void number_map(const char* key, std::map<std::string, double>& out, matrix_values::Check check);
 
+  // `key` was optional only where `instead` says why it is absent.
+  void require_unless(const char* key, bool present, const char* instead, bool instead_present);
+
   // Reports the keys that none of the calls above asked for.
   void reject_unknown_keys();
 

@@ -22,7 +22,8 @@ bool has_note(const Facts& f, std::string_view subject, std::string_view item, R
 std::optional<std::string> cuda_of_driver(const Matrix& m, const Version& driver) {
   std::optional<Version> best;
   for (auto& r : m.cuda_releases) {
-    auto need = Version::parse(r.min_driver_linux);
+    if (!r.min_driver_linux) continue;
+    auto need = Version::parse(*r.min_driver_linux);
     auto v = Version::parse(r.version);
     if (need && v && *need <= driver && (!best || *best < *v)) best = *v;
   }
@@ -92,8 +93,8 @@ void host_software_facts(const Facts& f, const Matrix& m, FactMap& out) {
     out["toolkit.active"] = F::of_version(*t.version, src);
     if (auto v = Version::parse(*t.version)) {
       out["toolkit.active_major"] = F::of_number(static_cast<double>(v->major()), src);
-      if (auto* rel = find_cuda_release(m, *t.version))
-        out["toolkit.active_min_driver"] = F::of_version(rel->min_driver_linux, "matrix: CUDA " + rel->version + " (" + rel->sources.front() + ")");
+      if (auto* rel = find_cuda_release(m, *t.version); rel && rel->min_driver_linux)
+        out["toolkit.active_min_driver"] = F::of_version(*rel->min_driver_linux, "matrix: CUDA " + rel->version + " (" + rel->sources.front() + ")");
       if (auto* fam = find_cuda_family(m, static_cast<int>(v->major())); fam && fam->minor_compat_min_driver)
         out["toolkit.active_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver,
                                                                 "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")");

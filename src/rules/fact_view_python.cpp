@@ -95,8 +95,8 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
     out["framework.cuda"] = F::of_version(*fw.cuda, fw.source);
     if (auto v = Version::parse(*fw.cuda)) {
       out["framework.cuda_major"] = F::of_number(static_cast<double>(v->major()), fw.source);
-      if (auto* r = find_cuda_release(m, *fw.cuda))
-        out["framework.cuda_min_driver"] = F::of_version(r->min_driver_linux, "matrix: CUDA " + r->version + " (" + r->sources.front() + ")");
+      if (auto* r = find_cuda_release(m, *fw.cuda); r && r->min_driver_linux)
+        out["framework.cuda_min_driver"] = F::of_version(*r->min_driver_linux, "matrix: CUDA " + r->version + " (" + r->sources.front() + ")");
       if (auto* fam = find_cuda_family(m, static_cast<int>(v->major()))) {
         const std::string src = "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")";
         if (fam->minor_compat_min_driver) out["framework.cuda_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver, src);

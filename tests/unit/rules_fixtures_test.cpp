@@ -162,16 +162,22 @@ std::string describe(const Verdict& v) {
 void run_case(const json& c) {
   TempDir tmp;
   const Verdict v = judge(facts_of(c, tmp), knowledge(), requirements_of(c), std::nullopt);
-  std::set<std::string> categories, fired;
+  std::set<std::string> categories, fired, errors;
   for (auto& f : v.findings) {
     fired.insert(f.rule);
     if (f.severity != Severity::info) categories.insert(f.category);
+    if (f.severity == Severity::error) errors.insert(f.rule);
   }
   INFO("findings:" << describe(v));
   CHECK(categories == strings_of(c.at("expect")));
   for (auto& r : c.at("rules")) {
     INFO("rule " << r.get<std::string>() << " should fire");
     CHECK(fired.count(r.get<std::string>()) == 1);
+  }
+  // "errors": rules of the case that must fire as errors, not warnings.
+  for (auto& r : c.value("errors", json::array())) {
+    INFO("rule " << r.get<std::string>() << " should fire as an error");
+    CHECK(errors.count(r.get<std::string>()) == 1);
   }
 }
 
