@@ -38,8 +38,20 @@ GpuSet gpu_set(const std::vector<Subject>& subjects) {
   return g;
 }
 
-NgcChoice choice(const NgcRelease& r) {
-  std::string d = "CUDA " + r.cuda.value_or("?") + ", needs driver " + r.min_driver;
+// NGC's floor is what the release notes state, often minor-version
+// compatibility's; cuda.json's is the toolkit's own driver. Both are said
+// where they differ, so the advice and `check` never disagree.
+std::string driver_need(const NgcRelease& r, const Matrix& m) {
+  std::string d = "needs driver " + r.min_driver;
+  const CudaRelease* rel = r.cuda ? find_cuda_release(m, *r.cuda) : nullptr;
+  if (!rel || !rel->min_driver_linux) return d;
+  const auto floor = Version::parse(r.min_driver), full = Version::parse(*rel->min_driver_linux);
+  if (floor && full && *floor < *full) d += " (" + *rel->min_driver_linux + " for all of CUDA " + rel->version + ")";
+  return d;
+}
+
+NgcChoice choice(const NgcRelease& r, const Matrix& m) {
+  std::string d = "CUDA " + r.cuda.value_or("?") + ", " + driver_need(r, m);
   if (r.framework_version) d += ", " + r.framework + " " + *r.framework_version;
   return NgcChoice{r.tag, r.release, d, r.sources};
 }
@@ -86,19 +98,19 @@ Recommendations recommend_ngc(const Facts& facts, const Matrix& matrix) {
       const auto need = Version::parse(r->min_driver);
       const bool native = need && !(*driver < *need);
       if (blocked.empty() && native) {
-        rec.native = choice(*r);
+        rec.native = choice(*r, matrix);
         break;  // older releases all fit the driver too
       }
       if (blocked.empty() && gpus.count > 0 && gpus.all_data_center && on_forward_branch(*r, *driver)) {
-        if (!rec.forward_compat) rec.forward_compat = choice(*r);
+        if (!rec.forward_compat) rec.forward_compat = choice(*r, matrix);
         continue;
       }
       if (blocked.empty()) {
-        blocked = r->tag + ": needs driver " + r->min_driver;
+        blocked = r->tag + ": " + driver_need(*r, matrix);
         if (!r->forward_compat_branches.empty())
           blocked += gpus.all_data_center && gpus.count > 0
-                         ? " (forward compatibility only from branches " + join(r->forward_compat_branches, ", ") + ")"
-                         : " (forward compatibility is for data-center GPUs only)";
+                         ? "; forward compatibility only from branches " + join(r->forward_compat_branches, ", ")
+                         : "; forward compatibility is for data-center GPUs only";
       }
       if (rec.newer_blocked.size() < 3 && !rec.forward_compat) rec.newer_blocked.push_back(blocked);
     }
