@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -163,8 +164,18 @@ void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::K
   req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
 }
 
+std::vector<std::string> GlobalOptions::matrix_layers() const {
+  std::vector<std::string> out;
+  const char* dir = std::getenv("GPUCHECK_MATRIX_DIR");
+  const std::string system = dir && *dir ? dir : kSystemMatrixDir;
+  std::error_code ec;
+  if (std::filesystem::is_directory(system, ec)) out.push_back(system);
+  out.insert(out.end(), matrices.begin(), matrices.end());
+  return out;
+}
+
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
-  auto k = load_knowledge(g.matrix);
+  auto k = load_knowledge(g.matrix_layers());
   if (!k) {
     const auto& p = k.problem();
     std::cerr << "gpucheck: the matrix is not valid, nothing was judged: " << p.where << ": " << p.detail << "\n";
@@ -206,10 +217,10 @@ constexpr const char* kAbout =
 // "gpucheck 0.1.0 (commit …)" and the matrix in use, its version and date.
 std::string version_text(const GlobalOptions& g) {
   std::string out = std::string("gpucheck ") + GPUCHECK_VERSION + " (commit " + kGitCommit + ")\n";
-  const auto k = load_knowledge(g.matrix);
+  const auto k = load_knowledge(g.matrix_layers());
   if (!k) return out + "matrix: not valid: " + k.problem().where + ": " + k.problem().detail + "\n";
   const Matrix& m = k->matrix;
-  return out + "matrix " + m.version + " (" + m.date + "), " + (g.matrix.empty() ? "embedded" : "from " + g.matrix) + "\n";
+  return out + "matrix " + m.version + " (" + m.date + "), " + (m.origin == "embedded" ? "embedded" : "from " + m.origin) + "\n";
 }
 
 }  // namespace
@@ -231,8 +242,13 @@ int run_app(int argc, char** argv) {
                  "Judge another tool's report instead of this machine: PyTorch's or vLLM's collect_env, nvidia-smi "
                  "(-q, -q -x or the table), gpucheck's own JSON; the format is recognised from the content; - reads standard input")
       ->type_name("FILE");
-  app.add_option("--matrix", g.matrix, "Use this compatibility matrix (a JSON file or a directory of them) instead of the one built in")
-      ->type_name("PATH");
+  app.add_option("--matrix", g.matrices,
+                 "Lay this matrix layer (a JSON file or a directory of them) over the built-in matrix: its rules and "
+                 "entries add to or replace those of the same id; repeatable, later ones win. A file with its own "
+                 "version and date is a whole matrix and replaces what is below it. /etc/gpucheck/matrix.d is laid "
+                 "first when present. Format: docs/matrix.md")
+      ->type_name("PATH")
+      ->allow_extra_args(false);
   app.add_option("--level", g.level,
                  "How much runs: 1 reads files only (no program, no driver call: the cheapest prolog); 2, the default, "
                  "also asks the CUDA driver API, nvidia-smi and the Python interpreters; 3 also runs the kernel checks "

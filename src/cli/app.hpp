@@ -26,14 +26,21 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFindings = 1;  // check, verify, kernels, matrix validate: what was judged failed
 inline constexpr int kExitUsage = 2;     // gpucheck itself could not run
 
+// A node's own matrix layers (a team's rules), read when the directory exists.
+inline constexpr const char* kSystemMatrixDir = "/etc/gpucheck/matrix.d";
+
 struct GlobalOptions {
   std::string root = "/";
   std::string from;    // another tool's report (or gpucheck's JSON) instead of probing
-  std::string matrix;  // --matrix PATH; empty: the embedded matrix
+  std::vector<std::string> matrices;  // --matrix PATH, repeatable: layers over the embedded matrix
   double timeout_s = 30;
   std::string color = "auto";
   int level = 2;  // --level: 1 files only, 2 (default) + driver API and programs, 3 + kernel checks (check)
   ProbeOptions probe_options() const;
+  // What is laid over the embedded matrix, in order: the system's layer
+  // directory when it exists (GPUCHECK_MATRIX_DIR, else
+  // /etc/gpucheck/matrix.d), then each --matrix.
+  std::vector<std::string> matrix_layers() const;
   bool use_color() const;
 };
 

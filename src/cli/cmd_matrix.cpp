@@ -15,10 +15,16 @@ namespace {
 
 std::string contents(const Knowledge& k) {
   const auto& m = k.matrix;
-  return std::to_string(m.gpus.size()) + " GPU models, " + std::to_string(m.arch_precisions.size()) + " architectures, " +
-         std::to_string(m.cuda_releases.size()) + " CUDA releases, " + std::to_string(m.rocm_releases.size()) +
-         " ROCm releases, " + std::to_string(m.frameworks.size()) + " framework builds, " + std::to_string(m.ngc.size()) +
-         " NGC releases, " + std::to_string(k.rules.size()) + " rules";
+  const std::pair<std::size_t, const char*> counts[] = {
+      {m.gpus.size(), "GPU model"},         {m.arch_precisions.size(), "architecture"}, {m.cuda_releases.size(), "CUDA release"},
+      {m.rocm_releases.size(), "ROCm release"}, {m.frameworks.size(), "framework build"},  {m.ngc.size(), "NGC release"},
+      {k.rules.size(), "rule"}};
+  std::string out;
+  for (const auto& [n, what] : counts) {
+    if (n == 0 && !is_whole_matrix(k)) continue;  // a layer lists what it holds
+    out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  }
+  return out.empty() ? "nothing" : out;
 }
 
 // ", 3 days old" (and when that is past what check accepts silently).
@@ -40,10 +46,14 @@ int validate(const std::vector<std::string>& paths) {
       std::cerr << "gpucheck: cannot read " << docs.problem().where << ": " << docs.problem().detail << "\n";
       return kExitUsage;
     }
-    auto checked = check_knowledge(*docs);
+    auto checked = check_knowledge(*docs, MatrixRole::layer);
     if (checked.problems.empty()) {
       const auto& k = *checked.knowledge;
-      std::cout << path << ": valid matrix " << k.matrix.version << " (" << k.matrix.date << "): " << contents(k) << "\n";
+      if (is_whole_matrix(k))
+        std::cout << path << ": valid matrix " << k.matrix.version << " (" << k.matrix.date << "): " << contents(k) << "\n";
+      else
+        std::cout << path << ": valid matrix layer (no version of its own: laid over the matrix with --matrix): " << contents(k)
+                  << "\n";
       continue;
     }
     rc = kExitFindings;
@@ -62,12 +72,14 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   cmd->require_subcommand(1);
   auto paths = std::make_shared<std::vector<std::string>>();
   auto* v = cmd->add_subcommand("validate",
-                                "Check matrix files (a JSON file or a directory of them) and list every problem with its "
-                                "file, JSON path and reason. Exit code 0: valid; 1: problems; 2: unreadable");
+                                "Check matrix files (a JSON file or a directory of them: a whole matrix, or a layer for "
+                                "--matrix) and list every problem with its file, JSON path and reason. Exit code 0: "
+                                "valid; 1: problems; 2: unreadable");
   v->add_option("path", *paths, "Matrix file or directory")->required()->type_name("PATH");
   v->callback([&action, paths] { action = [paths] { return validate(*paths); }; });
 
-  auto* show = cmd->add_subcommand("show", "Which matrix is in use (--matrix or the built-in one), its version, date and contents");
+  auto* show = cmd->add_subcommand("show", "Which matrix is in use (the built-in one and the layers over it), its version, "
+                                           "date, age and contents, and each table's newest entry");
   show->callback([&g, &action] {
     action = [&g] {
       auto k = load_knowledge_or_report(g);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "matrix/matrix_keys.hpp"
 #include "matrix/matrix_sections.hpp"
 #include "matrix/strict_json.hpp"
 #include "util/strings.hpp"
@@ -19,21 +20,6 @@ constexpr const char* kDocumentKeys[] = {"schema",          "version",       "da
                                          "frameworks",      "ngc",           "rocm_releases", "rules"};
 
 constexpr std::string_view kEmbeddedPrefix = "embedded:";
-
-// Duplicate ids are compared on a canonical key: "12.4" and "12.4.0" are the
-// same CUDA release, "8.0" and "8.00" the same architecture.
-std::string canonical_version(const std::string& text) {
-  const auto v = Version::parse(text);
-  if (!v) return text;
-  auto parts = v->parts();
-  while (parts.size() > 1 && parts.back() == 0) parts.pop_back();
-  std::string out;
-  for (auto p : parts) {
-    if (!out.empty()) out += '.';
-    out += std::to_string(p);
-  }
-  return out;
-}
 
 class Loader {
  public:
@@ -62,9 +48,9 @@ class Loader {
     reject_unknown_document_keys(root, doc.name);
   }
 
-  MatrixCheck finish(std::size_t document_count, const std::string& first_name) {
+  MatrixCheck finish(std::size_t document_count, const std::string& first_name, MatrixRole role) {
     // A document that could not be read may be the one with the version.
-    if (!header_document_ && !incomplete_)
+    if (role == MatrixRole::complete && !header_document_ && !incomplete_)
       problem(first_name, "none of the " + std::to_string(document_count) +
                               " matrix documents carries \"version\" and \"date\"; exactly one must (matrix/matrix.json)");
     MatrixCheck out;
@@ -128,45 +114,28 @@ class Loader {
     }
   }
 
-  // Keeps the entry and reports a second entry with the same identity.
+  // Reports a second entry with the same identity.
   void unique(const std::string& what, const std::string& id, const std::string& at, const std::string& id_where) {
     const auto [it, inserted] = seen_.emplace(what + "\n" + id, at);
     if (!inserted) problem(id_where, "duplicate " + what + " \"" + id + "\": also at " + it->second);
   }
 
+  // Keeps the entry and reports a second one with the same identity.
+  template <class T>
+  void keep(std::vector<T>& into, T entry, const std::string& at, const std::string& id_where) {
+    const auto key = key_of(entry);
+    if (!key.id.empty()) unique(key.what, key.id, at, id_where);
+    into.push_back(std::move(entry));
+  }
+
   void entry(const std::string& section, ObjectReader& r, const std::string& at) {
-    if (section == "gpus") {
-      auto g = read_gpu(r);
-      if (!g.id.empty()) unique("gpu id", g.id, at, r.where("id"));
-      matrix_.gpus.push_back(std::move(g));
-    } else if (section == "arch_precisions") {
-      auto a = read_arch_precisions(r);
-      if (!a.compute_capability.empty())
-        unique("compute capability", canonical_version(a.compute_capability), at, r.where("compute_capability"));
-      matrix_.arch_precisions.push_back(std::move(a));
-    } else if (section == "cuda_releases") {
-      auto c = read_cuda_release(r);
-      if (!c.version.empty()) unique("CUDA release", canonical_version(c.version), at, r.where("version"));
-      matrix_.cuda_releases.push_back(std::move(c));
-    } else if (section == "cuda_families") {
-      auto f = read_cuda_family(r);
-      if (f.major > 0) unique("CUDA family", std::to_string(f.major), at, r.where("major"));
-      matrix_.cuda_families.push_back(std::move(f));
-    } else if (section == "frameworks") {
-      auto v = read_framework_variant(r);
-      if (!v.framework.empty() && !v.version.empty())
-        unique("framework build", v.framework + " " + v.version + (v.variant.empty() ? "" : " " + v.variant), at,
-               r.where("version"));
-      matrix_.frameworks.push_back(std::move(v));
-    } else if (section == "ngc") {
-      auto n = read_ngc_release(r, problems_);
-      if (!n.framework.empty() && !n.tag.empty()) unique("NGC container", n.framework + ":" + n.tag, at, r.where("tag"));
-      matrix_.ngc.push_back(std::move(n));
-    } else if (section == "rocm_releases") {
-      auto v = read_rocm_release(r, problems_);
-      if (!v.version.empty()) unique("ROCm release", v.version, at, r.where("version"));
-      matrix_.rocm_releases.push_back(std::move(v));
-    }
+    if (section == "gpus") keep(matrix_.gpus, read_gpu(r), at, r.where("id"));
+    else if (section == "arch_precisions") keep(matrix_.arch_precisions, read_arch_precisions(r), at, r.where("compute_capability"));
+    else if (section == "cuda_releases") keep(matrix_.cuda_releases, read_cuda_release(r), at, r.where("version"));
+    else if (section == "cuda_families") keep(matrix_.cuda_families, read_cuda_family(r), at, r.where("major"));
+    else if (section == "frameworks") keep(matrix_.frameworks, read_framework_variant(r), at, r.where("version"));
+    else if (section == "ngc") keep(matrix_.ngc, read_ngc_release(r, problems_), at, r.where("tag"));
+    else if (section == "rocm_releases") keep(matrix_.rocm_releases, read_rocm_release(r, problems_), at, r.where("version"));
   }
 
   Matrix matrix_;
@@ -178,11 +147,11 @@ class Loader {
 
 }  // namespace
 
-MatrixCheck check_matrix(const std::vector<MatrixDocument>& docs) {
+MatrixCheck check_matrix(const std::vector<MatrixDocument>& docs, MatrixRole role) {
   if (docs.empty()) return MatrixCheck{std::nullopt, {Problem{Reason::absent, "matrix", "no matrix documents"}}};
   Loader loader;
   for (const auto& doc : docs) loader.document(doc);
-  auto out = loader.finish(docs.size(), docs.front().name);
+  auto out = loader.finish(docs.size(), docs.front().name, role);
   if (out.matrix) {
     bool embedded = true;
     for (const auto& doc : docs) embedded = embedded && doc.name.rfind(kEmbeddedPrefix, 0) == 0;

@@ -18,7 +18,11 @@ struct MatrixCheck {
   std::optional<Matrix> matrix;
   std::vector<Problem> problems;
 };
-MatrixCheck check_matrix(const std::vector<MatrixDocument>& docs);
+// complete: one document must carry the version and date (a matrix of its
+// own); layer: none needs to (entries laid over another matrix, which a
+// layer that does carry them replaces instead: matrix/matrix_layers.hpp).
+enum class MatrixRole { complete, layer };
+MatrixCheck check_matrix(const std::vector<MatrixDocument>& docs, MatrixRole role = MatrixRole::complete);
 
 // The first problem (its detail says how many more there are), or the
 // matrix. origin is "embedded" when every document is, else the first

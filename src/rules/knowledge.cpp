@@ -1,12 +1,40 @@
 #include "rules/knowledge.hpp"
 
+#include <map>
+
+#include "matrix/matrix_layers.hpp"
 #include "matrix/matrix_load.hpp"
 
 namespace gpucheck {
+namespace {
 
-KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs) {
+// A rule of a layer replaces the rule of the same id below it.
+void lay_rules_over(std::vector<Rule>& base, std::vector<Rule> layer) {
+  std::map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < base.size(); ++i) at.emplace(base[i].id, i);
+  for (auto& r : layer) {
+    if (auto it = at.find(r.id); it != at.end()) {
+      base[it->second] = std::move(r);
+    } else {
+      at.emplace(r.id, base.size());
+      base.push_back(std::move(r));
+    }
+  }
+}
+
+Problem first_of(const KnowledgeCheck& checked, const std::string& path) {
+  Problem p = checked.problems.front();
+  if (checked.problems.size() > 1)
+    p.detail += " (and " + std::to_string(checked.problems.size() - 1) + " more: gpucheck matrix validate " +
+                (path.empty() ? std::string("lists them") : path) + ")";
+  return p;
+}
+
+}  // namespace
+
+KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRole role) {
   KnowledgeCheck out;
-  auto tables = check_matrix(docs);
+  auto tables = check_matrix(docs, role);
   auto rules = parse_rules(docs);
   out.problems = std::move(tables.problems);
   out.problems.insert(out.problems.end(), rules.problems.begin(), rules.problems.end());
@@ -14,25 +42,33 @@ KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs) {
   return out;
 }
 
+bool is_whole_matrix(const Knowledge& k) { return !k.matrix.version.empty(); }
+
+Result<Knowledge> load_knowledge(const std::vector<std::string>& layers) {
+  auto base = check_knowledge(embedded_matrix_documents());
+  if (!base.knowledge) return first_of(base, "");
+  Knowledge k = std::move(*base.knowledge);
+  k.matrix.origin = "embedded";
+  for (const auto& path : layers) {
+    auto docs = read_matrix_documents(path);
+    if (!docs) return docs.problem();
+    auto checked = check_knowledge(*docs, MatrixRole::layer);
+    if (!checked.knowledge) return first_of(checked, path);
+    Knowledge& layer = *checked.knowledge;
+    if (is_whole_matrix(layer)) {
+      k = std::move(layer);
+      k.matrix.origin = path;
+      continue;
+    }
+    lay_over(k.matrix, std::move(layer.matrix));
+    lay_rules_over(k.rules, std::move(layer.rules));
+    k.matrix.origin += " + " + path;
+  }
+  return k;
+}
+
 Result<Knowledge> load_knowledge(const std::string& path) {
-  std::vector<MatrixDocument> docs;
-  if (path.empty()) {
-    docs = embedded_matrix_documents();
-  } else {
-    auto read = read_matrix_documents(path);
-    if (!read) return read.problem();
-    docs = std::move(read).value();
-  }
-  auto checked = check_knowledge(docs);
-  if (!checked.knowledge) {
-    Problem p = checked.problems.front();
-    if (checked.problems.size() > 1)
-      p.detail += " (and " + std::to_string(checked.problems.size() - 1) + " more: gpucheck matrix validate " +
-                  (path.empty() ? std::string("lists them") : path) + ")";
-    return p;
-  }
-  checked.knowledge->matrix.origin = path.empty() ? "embedded" : path;
-  return std::move(*checked.knowledge);
+  return load_knowledge(path.empty() ? std::vector<std::string>{} : std::vector<std::string>{path});
 }
 
 }  // namespace gpucheck

@@ -9,6 +9,7 @@
 
 #include "matrix/matrix.hpp"
 #include "matrix/matrix_document.hpp"
+#include "matrix/matrix_load.hpp"
 #include "rules/rule.hpp"
 #include "util/result.hpp"
 
@@ -24,10 +25,19 @@ struct KnowledgeCheck {
   std::optional<Knowledge> knowledge;
   std::vector<Problem> problems;
 };
-KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs);
+KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRole role = MatrixRole::complete);
 
-// path "" means the embedded matrix. The problem is the first one found; its
-// detail says how many more `gpucheck matrix validate` would list.
+// Documents that carry a version and date: a matrix of their own, not a layer.
+bool is_whole_matrix(const Knowledge& k);
+
+// The embedded matrix with `layers` (files or directories of documents)
+// laid over it in order (matrix/matrix_layers.hpp; rules by id alike); a
+// layer that is a whole matrix replaces what is below it. origin says what
+// was used: "embedded", "embedded + team.json", "newer.json". The problem
+// is the first one found; its detail says how many more `gpucheck matrix
+// validate` would list.
+Result<Knowledge> load_knowledge(const std::vector<std::string>& layers);
+// One layer, or "" for the embedded matrix alone.
 Result<Knowledge> load_knowledge(const std::string& path);
 
 }  // namespace gpucheck

@@ -1,0 +1,37 @@
+#include "matrix/matrix_layers.hpp"
+
+#include <map>
+
+#include "matrix/matrix_keys.hpp"
+
+namespace gpucheck {
+namespace {
+
+template <class T>
+void lay_section(std::vector<T>& base, std::vector<T> layer) {
+  std::map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < base.size(); ++i) at.emplace(key_of(base[i]).id, i);
+  for (auto& entry : layer) {
+    const auto it = at.find(key_of(entry).id);
+    if (it != at.end()) {
+      base[it->second] = std::move(entry);
+    } else {
+      at.emplace(key_of(entry).id, base.size());
+      base.push_back(std::move(entry));
+    }
+  }
+}
+
+}  // namespace
+
+void lay_over(Matrix& base, Matrix layer) {
+  lay_section(base.gpus, std::move(layer.gpus));
+  lay_section(base.arch_precisions, std::move(layer.arch_precisions));
+  lay_section(base.cuda_releases, std::move(layer.cuda_releases));
+  lay_section(base.cuda_families, std::move(layer.cuda_families));
+  lay_section(base.frameworks, std::move(layer.frameworks));
+  lay_section(base.ngc, std::move(layer.ngc));
+  lay_section(base.rocm_releases, std::move(layer.rocm_releases));
+}
+
+}  // namespace gpucheck
