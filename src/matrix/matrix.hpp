@@ -69,6 +69,7 @@ struct FrameworkVariant {
   std::optional<std::string> ptx;           // the compute capability PTX is embedded for, if any
   std::optional<std::string> min_compute_capability;  // libraries that state one (flash-attn 2: 8.0)
   std::optional<std::string> max_compute_capability;
+  std::optional<std::string> checked;       // how it was confirmed: "docs", "wheel 2026-12-01" (matrix_values::checked)
   std::vector<std::string> sources;
 };
 

@@ -73,6 +73,7 @@ FrameworkVariant read_framework_variant(ObjectReader& r) {
   r.optional_string("ptx", v.ptx, mv::compute_capability);
   r.optional_string("min_compute_capability", v.min_compute_capability, mv::compute_capability);
   r.optional_string("max_compute_capability", v.max_compute_capability, mv::compute_capability);
+  r.optional_string("checked", v.checked, mv::checked);
   r.sources(v.sources);
   r.reject_unknown_keys();
   return v;
