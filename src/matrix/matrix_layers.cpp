@@ -1,7 +1,5 @@
 #include "matrix/matrix_layers.hpp"
 
-#include <map>
-
 #include "matrix/matrix_keys.hpp"
 
 namespace gpucheck {
@@ -9,17 +7,7 @@ namespace {
 
 template <class T>
 void lay_section(std::vector<T>& base, std::vector<T> layer) {
-  std::map<std::string, std::size_t> at;
-  for (std::size_t i = 0; i < base.size(); ++i) at.emplace(key_of(base[i]).id, i);
-  for (auto& entry : layer) {
-    const auto it = at.find(key_of(entry).id);
-    if (it != at.end()) {
-      base[it->second] = std::move(entry);
-    } else {
-      at.emplace(key_of(entry).id, base.size());
-      base.push_back(std::move(entry));
-    }
-  }
+  lay_entries(base, std::move(layer), [](const T& e) { return key_of(e).id; });
 }
 
 }  // namespace

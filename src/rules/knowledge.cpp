@@ -1,26 +1,10 @@
 #include "rules/knowledge.hpp"
 
-#include <map>
-
 #include "matrix/matrix_layers.hpp"
 #include "matrix/matrix_load.hpp"
 
 namespace gpucheck {
 namespace {
-
-// A rule of a layer replaces the rule of the same id below it.
-void lay_rules_over(std::vector<Rule>& base, std::vector<Rule> layer) {
-  std::map<std::string, std::size_t> at;
-  for (std::size_t i = 0; i < base.size(); ++i) at.emplace(base[i].id, i);
-  for (auto& r : layer) {
-    if (auto it = at.find(r.id); it != at.end()) {
-      base[it->second] = std::move(r);
-    } else {
-      at.emplace(r.id, base.size());
-      base.push_back(std::move(r));
-    }
-  }
-}
 
 Problem first_of(const KnowledgeCheck& checked, const std::string& path) {
   Problem p = checked.problems.front();
@@ -61,7 +45,7 @@ Result<Knowledge> load_knowledge(const std::vector<std::string>& layers) {
       continue;
     }
     lay_over(k.matrix, std::move(layer.matrix));
-    lay_rules_over(k.rules, std::move(layer.rules));
+    lay_entries(k.rules, std::move(layer.rules), [](const Rule& r) { return r.id; });
     k.matrix.origin += " + " + path;
   }
   return k;
