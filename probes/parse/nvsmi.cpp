@@ -50,10 +50,7 @@ const Node* find(const Node& root, std::string_view path) {
 std::optional<std::string> value_at(const Node& gpu, const Paths& p, bool xml) {
   for (auto alt : split(xml ? p.xml : p.text, ';')) {
     if (alt.empty()) continue;
-    if (auto n = find(gpu, alt); n && !n->value.empty() && n->value != "N/A" && n->value != "Unknown Error" &&
-                                  n->value.find("Not Supported") == std::string::npos &&
-                                  n->value.find("Requested functionality") == std::string::npos)
-      return n->value;
+    if (auto n = find(gpu, alt); n && nvsmi_states_a_value(n->value)) return n->value;
   }
   return std::nullopt;
 }
@@ -215,7 +212,7 @@ Result<NvidiaSmiFacts> parse_nvsmi_xml(std::string_view xml) {
   for (const auto& l : kNvsmiDriverLabels)
     if (auto v = std::string(trim(log.child_value(std::string(l.xml).c_str()))); !v.empty() && !f.driver_version) f.driver_version = v;
   for (const auto& l : kNvsmiCudaLabels)
-    if (auto v = std::string(trim(log.child_value(std::string(l.xml).c_str()))); !v.empty() && v != "N/A" && !f.cuda_version) f.cuda_version = v;
+    if (auto v = std::string(trim(log.child_value(std::string(l.xml).c_str()))); nvsmi_states_a_value(v) && !f.cuda_version) f.cuda_version = v;
   for (auto n : doc.children()) {
     if (n.type() != pugi::node_doctype) continue;
     const std::string dt = n.value();
@@ -260,7 +257,7 @@ Result<NvidiaSmiFacts> parse_nvsmi_text(std::string_view text) {
       for (const auto& l : kNvsmiDriverLabels)
         if (n.key == l.text) f.driver_version = n.value;
       for (const auto& l : kNvsmiCudaLabels)
-        if (n.key == l.text && n.value != "N/A" && !n.value.empty()) f.cuda_version = n.value;
+        if (n.key == l.text && nvsmi_states_a_value(n.value)) f.cuda_version = n.value;
     }
     parent->children.push_back(std::move(n));
     stack.emplace_back(indent, &parent->children.back());

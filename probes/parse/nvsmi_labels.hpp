@@ -15,4 +15,12 @@ struct NvsmiLabel {
 inline constexpr std::array<NvsmiLabel, 2> kNvsmiDriverLabels{{{"Driver Version", "driver_version"}, {"KMD Version", "kmd_version"}}};
 // The newest CUDA the user-mode driver (libcuda) supports.
 inline constexpr std::array<NvsmiLabel, 2> kNvsmiCudaLabels{{{"CUDA Version", "cuda_version"}, {"CUDA UMD Version", "cuda_umd_version"}}};
+
+// False for nvidia-smi's words for "no value": "N/A", "Not Found" (CUDA
+// Version where no libcuda loads), "[Not Supported]", "Unknown Error", "[Requested
+// functionality has been deprecated]".
+inline bool nvsmi_states_a_value(std::string_view v) {
+  return !v.empty() && v != "N/A" && v != "Not Found" && v != "Unknown Error" && v.find("Not Supported") == std::string_view::npos &&
+         v.find("Requested functionality") == std::string_view::npos;
+}
 }  // namespace gpucheck

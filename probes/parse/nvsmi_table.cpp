@@ -78,15 +78,23 @@ std::optional<SmiGpu> first_row(const std::vector<std::string_view>& c) {
   return g;
 }
 
-// Second row: " N/A   50C    P0    59W / 149W |  0MiB / 11441MiB |  97%  Default |"
+// Second row: " N/A   50C    P0    59W / 149W |  0MiB / 11441MiB |  97%  Default |".
+// Either side of the power may be "N/A" ("N/A /  75W": no draw sensor, a
+// 75 W limit), and so may the utilisation ("N/A      Default").
 void second_row(const std::vector<std::string_view>& c, SmiGpu& g) {
-  static const std::regex kTemp(R"((?:^|\s)(-?\d+)C(?:\s|$))"), kPower(R"((\d+(?:\.\d+)?)W\s*/\s*(\d+(?:\.\d+)?)W)"),
-      kMemory(R"((\d+)MiB\s*/\s*(\d+)MiB)");
+  static const std::regex kTemp(R"((?:^|\s)(-?\d+)C(?:\s|$))"),
+      kPower(R"((\d+(?:\.\d+)?W|N/A)\s*/\s*(\d+(?:\.\d+)?W|N/A))"), kMemory(R"((\d+)MiB\s*/\s*(\d+)MiB)");
+  auto watts = [](const std::optional<std::string>& s) -> std::optional<double> {
+    if (!s || s->back() != 'W') return std::nullopt;
+    return parse_double(std::string_view(*s).substr(0, s->size() - 1));
+  };
   if (auto t = match(c[0], kTemp)) g.temperature_c = static_cast<int>(*parse_int(*t));
-  if (auto d = match(c[0], kPower, 1)) g.power_draw_w = parse_double(*d);
-  if (auto l = match(c[0], kPower, 2)) g.power_limit_w = parse_double(*l);
+  g.power_draw_w = watts(match(c[0], kPower, 1));
+  g.power_limit_w = watts(match(c[0], kPower, 2));
   if (auto m = match(c[1], kMemory, 2)) g.memory_total_mib = parse_int(*m);
-  if (const auto pct = c[2].find('%'); pct != std::string_view::npos) g.compute_mode = compute_mode(trim(c[2].substr(pct + 1)));
+  auto util_end = c[2].find('%');
+  if (util_end == std::string_view::npos && starts_with(c[2], "N/A")) util_end = 2;
+  if (util_end != std::string_view::npos) g.compute_mode = compute_mode(trim(c[2].substr(util_end + 1)));
 }
 
 }  // namespace
@@ -101,9 +109,11 @@ std::optional<std::string> banner_value(std::string_view line, const std::array<
     const std::string key = std::string(l.text) + ":";
     const auto at = line.find(key);
     if (at == std::string_view::npos) continue;
+    // A value ends at the column's border or the gap before the next field:
+    // "Driver Version: 535.161.07   CUDA Version: Not Found |".
     auto rest = trim(line.substr(at + key.size()));
-    const auto end = rest.find_first_of(" \t|");
-    return std::string(rest.substr(0, end));
+    rest = trim(rest.substr(0, std::min(rest.find('|'), rest.find("  "))));
+    return std::string(rest);
   }
   return std::nullopt;
 }
@@ -130,7 +140,7 @@ Result<NvidiaSmiFacts> parse_nvsmi_table(std::string_view text) {
     return Problem{Reason::malformed, "",
                    "no \"NVIDIA-SMI … Driver Version: …\" (or R610's \"KMD Version: …\") banner: not an nvidia-smi table"};
   f.driver_version = banner_value(lines[i], kNvsmiDriverLabels);
-  if (auto c = banner_value(lines[i], kNvsmiCudaLabels); c && *c != "N/A" && !c->empty()) f.cuda_version = c;
+  if (auto c = banner_value(lines[i], kNvsmiCudaLabels); c && nvsmi_states_a_value(*c)) f.cuda_version = c;
 
   bool mig_column = false;
   for (++i; i < lines.size(); ++i) {

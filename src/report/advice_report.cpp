@@ -57,7 +57,8 @@ std::string render_explanations_text(const std::string& message, const std::vect
   std::ostringstream out;
   out << s.bold("\"" + message + "\"") << "\n\n";
   if (es.empty()) {
-    out << "No rule of the matrix knows this message. `gpucheck check` still judges the whole stack.\n";
+    out << "No rule of the matrix knows this message. `gpucheck check` still judges the whole stack; for another\n"
+           "machine, `gpucheck check --from REPORT` reads its collect_env or nvidia-smi output (docs/report-formats.md).\n";
     return out.str();
   }
   for (auto& e : es) {

@@ -109,3 +109,29 @@ TEST_CASE("nvidia-smi table: bad input", "[nvsmi_table]") {
   CHECK(r.problem().where == "line 3");
   CHECK_FALSE(parse_nvsmi_table(std::string("\x00\x01\x02", 3)));
 }
+
+TEST_CASE("nvidia-smi table: N/A beside a value keeps the value", "[nvsmi_table]") {
+  // GTX 1050 Ti: "N/A /  75W" (no draw sensor, a 75 W limit).
+  auto ti = parse_nvsmi_table(gpucheck::test::data("reports/nvsmi_table/gtx-1050-ti_535.161.07.txt"));
+  REQUIRE(ti);
+  REQUIRE(ti->gpus.size() == 1);
+  CHECK_FALSE(ti->gpus[0].power_draw_w);
+  CHECK(ti->gpus[0].power_limit_w == Approx(75));
+  CHECK(ti->gpus[0].compute_mode == "Default");
+  // GTX 680: GPU-Util "N/A" before the compute mode, and "N/A /  N/A" power.
+  auto gtx680 = parse_nvsmi_table(gpucheck::test::data("reports/nvsmi_table/gtx-680_470.256.02.txt"));
+  REQUIRE(gtx680);
+  REQUIRE(gtx680->gpus.size() == 1);
+  CHECK(gtx680->gpus[0].compute_mode == "Default");
+  CHECK_FALSE(gtx680->gpus[0].power_limit_w);
+}
+
+TEST_CASE("nvidia-smi table: CUDA \"Not Found\" is no CUDA version (synthetic banner)", "[nvsmi_table][bad-input]") {
+  // As nvidia-smi prints where libcuda does not load.
+  auto f = parse_nvsmi_table(
+      "| NVIDIA-SMI 535.161.07             Driver Version: 535.161.07   CUDA Version: Not Found |\n"
+      "|=========================================+======================+======================|\n");
+  REQUIRE(f);
+  CHECK(f->driver_version == "535.161.07");
+  CHECK_FALSE(f->cuda_version);
+}

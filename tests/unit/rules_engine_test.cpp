@@ -318,6 +318,7 @@ TEST_CASE("explain: names the cause that holds here, and what it cannot tell", "
   auto none = run_gpucheck({"--root", fixture("h100-sxm-8gpu"), "explain", "completely unrelated words here"});
   CHECK(none.exit_code == 0);
   CHECK_THAT(none.out, Catch::Contains("No rule of the matrix knows this message"));
+  CHECK_THAT(none.out, Catch::Contains("check --from REPORT"));  // where to go next
 }
 
 TEST_CASE("recommend: consumer GPUs get no forward compatibility", "[rules][cli]") {
