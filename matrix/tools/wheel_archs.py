@@ -9,9 +9,11 @@ entry, read from the build itself rather than from release notes. cuobjdump
 comes from PATH, the CUDA toolkit, or else NVIDIA's nvidia-cuda-cuobjdump
 wheel, fetched into the same temporary directory.
 
-An architecture is listed as the build's when its SASS is in as many
-kernels as the best-covered one (the main arch list); those in fewer are a
-few special kernels (sm_90a for Hopper-only paths) and are printed apart.
+An architecture is listed as the build's when its SASS is in at least half
+as many kernels as the best-covered one's (a library compiles some kernels
+for some architectures only, so the counts differ even among its main
+targets); those in fewer are a few special kernels (sm_90a for Hopper-only
+paths, sm_103 for one GPU) and are printed apart, as counts to judge by.
 
 Usage: matrix/tools/wheel_archs.py PACKAGE==VERSION [--lib SUBSTRING]
 Example: matrix/tools/wheel_archs.py torch==2.15.0 --lib libtorch_cuda.so
@@ -86,10 +88,12 @@ def main():
                 if not elf and not ptx:
                     continue
                 top = max(elf.values(), default=0)
-                main_list = sorted((s for s, n in elf.items() if n == top), key=lambda s: int(re.sub(r"\D", "", s)))
-                rest = sorted(s for s, n in elf.items() if n != top)
+                main = {s for s, n in elf.items() if 2 * n >= top}
+                main_list = sorted(main, key=lambda s: int(re.sub(r"\D", "", s)))
+                rest = sorted(s for s in elf if s not in main)
                 print(f"  {name}")
-                print(f"    arch_list: {[cc(s) for s in main_list]}  (SASS in {top} kernels each)")
+                print(f"    arch_list: {sorted({cc(s) for s in main_list}, key=lambda c: [int(x) for x in c.split('.')])}"
+                      f"  (SASS in {min(elf[s] for s in main)} to {top} kernels each)" if main else "    arch_list: []")
                 if rest:
                     print(f"    fewer kernels: {', '.join(f'{s} ({elf[s]})' for s in rest)}")
                 print(f"    ptx: {', '.join(f'{s} ({n})' for s, n in sorted(ptx.items())) or 'none'}")
