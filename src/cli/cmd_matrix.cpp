@@ -29,9 +29,9 @@ std::string contents(const Knowledge& k) {
 
 // ", 3 days old" (and when that is past what check accepts silently).
 std::string age_text(const Matrix& m, Day today) {
-  const auto date = parse_iso_date(m.date);
-  if (!date) return "";
-  const int age = days_between(*date, today);
+  const auto days = matrix_age_days(m, today);
+  if (!days) return "";
+  const int age = *days;
   if (age < 0) return ", dated after today (" + iso_date_text(today) + ")";
   std::string out = ", " + std::to_string(age) + (age == 1 ? " day" : " days") + " old";
   if (age > kMatrixMaxAgeDays) out += ": older than " + std::to_string(kMatrixMaxAgeDays) + " days, check notes it";

@@ -2,11 +2,16 @@
 
 namespace gpucheck {
 
-std::optional<Finding> matrix_age_finding(const Matrix& m, Day today) {
+std::optional<int> matrix_age_days(const Matrix& m, Day today) {
   const auto date = parse_iso_date(m.date);
   if (!date) return std::nullopt;
-  const int age = days_between(*date, today);
-  if (age <= kMatrixMaxAgeDays) return std::nullopt;
+  return days_between(*date, today);
+}
+
+std::optional<Finding> matrix_age_finding(const Matrix& m, Day today) {
+  const auto days = matrix_age_days(m, today);
+  if (!days || *days <= kMatrixMaxAgeDays) return std::nullopt;
+  const int age = *days;
   Finding f;
   f.rule = "matrix-age";
   f.category = "matrix-age";

@@ -13,6 +13,10 @@ namespace gpucheck {
 
 inline constexpr int kMatrixMaxAgeDays = 90;
 
+// Days from the matrix's date to `today` (negative: dated after it);
+// nullopt when its date does not read.
+std::optional<int> matrix_age_days(const Matrix& m, Day today);
+
 // An info finding (category matrix-age) when the matrix in use is older
 // than kMatrixMaxAgeDays on `today`; nullopt when it is not, or when its
 // date does not read.
