@@ -270,8 +270,11 @@ Result<std::string> RecordingHost::write_snapshot(const std::string& out, const 
   for (auto& [p, entries] : dirs_) {
     if (links_.count(p)) continue;
     for (auto& e : entries) {
+      // A listing types a link by what it points at; the recorded link
+      // already stands for it, and nothing is written through it.
       const std::string c = child_of(p, e.name);
-      if (e.type == EntryType::directory && !links_.count(c)) {
+      if (links_.count(c)) continue;
+      if (e.type == EntryType::directory) {
         if (!Fd(open_dir_below(base.get(), c)).ok()) return fail(c, why_not("cannot create directory"));
       } else if (e.type == EntryType::file) {
         if (auto err = create(c, "", false)) return *err;

@@ -82,3 +82,34 @@ TEST_CASE("a directory known only to exist still holds what was found below it",
   CHECK((*copy)->exists("/opt/alias/bin/nvcc"));
   CHECK(fs::is_directory(t.path() / "copy/opt/tk/bin"));
 }
+
+TEST_CASE("a listed link to a file stays a link in the snapshot", "[host][snapshot]") {
+  // Debian's CUDA packages put /usr/local/lib/libcudart.so.13 as a link
+  // into the toolkit. One probe lists /usr/local/lib (the link is typed by
+  // what it points at: a file), another reads through the link. The
+  // listing's placeholder for a file must not be written over the link.
+  TempDir t;
+  const auto root = t.path() / "root";
+  write_file(root / "usr/local/cuda-13.0/lib/libcudart.so.13", "ELF");
+  fs::create_directories(root / "usr/local/lib");
+  fs::create_symlink("/usr/local/cuda-13.0/lib/libcudart.so.13", root / "usr/local/lib/libcudart.so.13");
+  write_file(root / "usr/local/lib/plain.so", "ELF");
+
+  const auto inner = host_at(root);
+  RecordingHost rec(*inner);
+  REQUIRE(text_of(rec.read_file("/usr/local/lib/libcudart.so.13", 16)) == "ELF");
+  const auto listing = rec.list_dir("/usr/local/lib");
+  REQUIRE(listing);
+  REQUIRE(listing->size() == 2);
+
+  auto written = rec.write_snapshot((t.path() / "copy").string(), "synthetic library directory");
+  INFO((written ? "" : written.problem().where + ": " + written.problem().detail));
+  REQUIRE(written);
+  const auto copy = open_host(*written);
+  REQUIRE(copy);
+  CHECK(text_of((*copy)->read_file("/usr/local/lib/libcudart.so.13", 16)) == "ELF");
+  const auto replayed = (*copy)->list_dir("/usr/local/lib");
+  REQUIRE(replayed);
+  CHECK(replayed->size() == 2);
+  CHECK(fs::is_symlink(t.path() / "copy/usr/local/lib/libcudart.so.13"));
+}
