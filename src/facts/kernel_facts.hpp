@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "facts/kernel_vocabulary.hpp"
 #include "facts/pci_vocabulary.hpp"
 
 namespace gpucheck {
@@ -18,10 +19,9 @@ namespace gpucheck {
 // One precision on one GPU.
 struct KernelCheck {
   std::string precision;            // "fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8_e4m3", "fp8_e5m2", "fp6_e3m2", "fp6_e2m3", "fp4"
-  // passed, failed (wrong results), jit_failed, launch_failed, timed_out,
-  // crashed, context_error, not_expected (the architecture lacks it and no
-  // kernel can run), not_implemented (expected, but gpucheck has no kernel yet), skipped
-  std::string status;
+  // passed, failed, jit_failed, launch_failed, timed_out, crashed,
+  // context_error, not_expected, not_implemented, skipped, not_run
+  StepStatus status = StepStatus::not_run;
   std::optional<std::string> reason;          // why it was not run, or what went wrong, in words
   bool expected = false;                      // the architecture should have this precision
   std::string expected_source;                // "matrix" or "ptx_target" (no matrix: what the PTX can express)
@@ -52,13 +52,13 @@ struct KernelCheck {
 // An expected check that ran to a verdict: one with no kernel yet
 // (not_implemented) or never reached (skipped) says nothing of the GPU.
 inline bool judged(const KernelCheck& c) {
-  return c.expected && c.status != "not_implemented" && c.status != "skipped";
+  return c.expected && c.status != StepStatus::not_implemented && c.status != StepStatus::skipped;
 }
 
 // Memory bandwidth: device copy (bytes read + written), host to device, device to host.
 struct BandwidthCheck {
   std::string kind;                           // "device_copy", "host_to_device", "device_to_host"
-  std::string status;                         // passed, failed, launch_failed, timed_out, crashed, context_error
+  StepStatus status = StepStatus::not_run;    // passed, failed, launch_failed, timed_out, crashed, context_error, skipped
   std::optional<std::string> reason;
   std::optional<std::uint64_t> bytes;         // moved per timed repetition (copy: read + written)
   std::optional<double> gbs;                  // GB/s, decimal
@@ -83,7 +83,7 @@ struct SustainedRun {
   std::optional<std::string> kernel;          // .entry name (the one that ran)
   std::optional<std::string> jit_fallback;    // as KernelCheck::jit_fallback
   // ran, jit_failed, launch_failed, failed, timed_out, crashed, context_error, skipped, not_run
-  std::string status;
+  StepStatus status = StepStatus::not_run;
   std::optional<std::string> reason;
   double duration_s = 0;                      // asked for
   std::vector<SustainedSample> samples;
@@ -119,7 +119,7 @@ struct GpuKernelFacts {
   bool mig = false;                           // a MIG instance: datasheet ratios are of the whole GPU
   std::optional<std::string> model;           // matrix GpuModel id
   std::optional<std::string> architecture;
-  std::string status;                         // "ran", "waived", "failed" (could not run at all)
+  GpuRunStatus status = GpuRunStatus::ran;
   std::optional<std::string> reason;          // why waived or failed
   int child_restarts = 0;                     // children started again after a hang or crash
   std::vector<KernelCheck> checks;

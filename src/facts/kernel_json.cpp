@@ -10,7 +10,7 @@ namespace {
 
 J to_json(const KernelCheck& c) {
   return J{{"precision", c.precision},
-           {"status", c.status},
+           {"status", to_string(c.status)},
            {"reason", opt(c.reason)},
            {"expected", c.expected},
            {"expected_source", c.expected_source},
@@ -41,7 +41,7 @@ J to_json(const KernelCheck& c) {
 
 J to_json(const BandwidthCheck& b) {
   return J{{"kind", b.kind},
-           {"status", b.status},
+           {"status", to_string(b.status)},
            {"reason", opt(b.reason)},
            {"bytes", opt(b.bytes)},
            {"gbs", opt(b.gbs)},
@@ -61,7 +61,7 @@ J to_json(const SustainedRun& s) {
                         {"temperature_c", opt(x.temperature_c)},
                         {"power_w", opt(x.power_w)},
                         {"throttle_reasons", opt(x.throttle_reasons)}});
-  return J{{"precision", s.precision}, {"kernel", opt(s.kernel)}, {"jit_fallback", opt(s.jit_fallback)}, {"status", s.status}, {"reason", opt(s.reason)},
+  return J{{"precision", s.precision}, {"kernel", opt(s.kernel)}, {"jit_fallback", opt(s.jit_fallback)}, {"status", to_string(s.status)}, {"reason", opt(s.reason)},
            {"duration_s", s.duration_s}, {"samples", std::move(samples)}, {"telemetry", opt(s.telemetry)}};
 }
 
@@ -79,7 +79,7 @@ J to_json(const GpuKernelFacts& g) {
            {"mig", g.mig},
            {"model", opt(g.model)},
            {"architecture", opt(g.architecture)},
-           {"status", g.status},
+           {"status", to_string(g.status)},
            {"reason", opt(g.reason)},
            {"child_restarts", g.child_restarts},
            {"checks", std::move(checks)},

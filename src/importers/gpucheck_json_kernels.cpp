@@ -11,7 +11,7 @@ using Node = JsonReader::Node;
 KernelCheck read_check(JsonReader& r, const Node& n) {
   KernelCheck c;
   c.precision = r.string(n, "precision");
-  c.status = r.string(n, "status");
+  c.status = r.word(n, "status", step_status_named, step_status_names(), StepStatus::failed);
   c.reason = r.opt_string(n, "reason");
   c.expected = r.boolean(n, "expected");
   c.expected_source = r.string(n, "expected_source");
@@ -44,7 +44,7 @@ KernelCheck read_check(JsonReader& r, const Node& n) {
 BandwidthCheck read_bandwidth(JsonReader& r, const Node& n) {
   BandwidthCheck b;
   b.kind = r.string(n, "kind");
-  b.status = r.string(n, "status");
+  b.status = r.word(n, "status", step_status_named, step_status_names(), StepStatus::failed);
   b.reason = r.opt_string(n, "reason");
   b.bytes = r.opt_uint(n, "bytes");
   b.gbs = r.opt_double(n, "gbs");
@@ -60,7 +60,7 @@ SustainedRun read_sustained(JsonReader& r, const Node& n) {
   s.precision = r.string(n, "precision");
   s.kernel = r.opt_string(n, "kernel");
   s.jit_fallback = r.opt_string(n, "jit_fallback");
-  s.status = r.string(n, "status");
+  s.status = r.word(n, "status", step_status_named, step_status_names(), StepStatus::failed);
   s.reason = r.opt_string(n, "reason");
   s.duration_s = r.number(n, "duration_s");
   for (auto& x : r.objects(r.child(n, "samples"))) {
@@ -90,7 +90,7 @@ GpuKernelFacts read_gpu(JsonReader& r, const Node& n) {
   g.mig = r.boolean(n, "mig");
   g.model = r.opt_string(n, "model");
   g.architecture = r.opt_string(n, "architecture");
-  g.status = r.string(n, "status");
+  g.status = r.word(n, "status", gpu_run_status_named, gpu_run_status_names(), GpuRunStatus::failed);
   g.reason = r.opt_string(n, "reason");
   g.child_restarts = static_cast<int>(r.integer(n, "child_restarts"));
   for (auto& c : r.objects(r.child(n, "checks"))) g.checks.push_back(read_check(r, c));

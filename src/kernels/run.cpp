@@ -103,10 +103,10 @@ void plan_sustained(GpuKernelFacts& gpu, Plan& plan, const KernelRequest& req, s
     break;
   }
   if (!run.kernel) {
-    run.status = "skipped";
+    run.status = StepStatus::skipped;
     run.reason = "no bf16, fp16 or fp32 kernel runs on compute capability " + gpu.compute_capability.value_or("?");
   } else {
-    run.status = "not_run";
+    run.status = StepStatus::not_run;
     plan.session.sustained_kernel = *run.kernel;
     plan.steps.push_back("sustained");
   }
@@ -139,17 +139,17 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
       c.instruction = k->instruction;
       c.ptx_target = k->target;
       c.ptx_version = k->isa;
-      c.status = "not_run";
+      c.status = StepStatus::not_run;
       plan.check_of_step[k->entry] = gpu.checks.size();
       plan.steps.push_back(k->entry);
     } else if (c.expected) {
-      c.status = "not_implemented";
+      c.status = StepStatus::not_implemented;
       const auto left_out = req.portable ? variants(p, cc, false) : std::vector<const KernelSpec*>{};
       c.reason = left_out.empty() ? "the architecture has " + p + " but gpucheck has no kernel for it yet"
                                   : "--portable leaves out its kernels, whose target (" + left_out.front()->target +
                                         ") not every later GPU runs";
     } else {
-      c.status = "not_expected";
+      c.status = StepStatus::not_expected;
       c.reason = "compute capability " + gpu.compute_capability.value_or("?") + " has no " + p +
                  " instruction that gpucheck's kernels use";
     }
@@ -159,6 +159,13 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
     plan.steps.push_back("bandwidth");
   plan_sustained(gpu, plan, req, cc, arch);
   return plan;
+}
+
+// A child's word for how a step ended; one it should never write counts as failed.
+std::optional<StepStatus> child_status(const json& r) {
+  auto s = get<std::string>(r, "status");
+  if (!s) return std::nullopt;
+  return step_status_named(*s).value_or(StepStatus::failed);
 }
 
 SustainedSample read_sample(const json& j) {
@@ -174,7 +181,7 @@ SustainedSample read_sample(const json& j) {
 }
 
 void fill_sustained(SustainedRun& run, const json& r) {
-  run.status = get<std::string>(r, "status").value_or("failed");
+  run.status = child_status(r).value_or(StepStatus::failed);
   if (auto k = get<std::string>(r, "kernel")) run.kernel = k;  // a variant the JIT fell back to
   run.jit_fallback = get<std::string>(r, "jit_fallback");
   if (auto e = get<std::string>(r, "reason")) run.reason = e;
@@ -184,7 +191,7 @@ void fill_sustained(SustainedRun& run, const json& r) {
 }
 
 void fill_check(KernelCheck& c, const json& r) {
-  if (auto s = get<std::string>(r, "status")) c.status = *s;
+  if (auto s = child_status(r)) c.status = *s;
   if (auto s = get<std::string>(r, "reason")) c.reason = *s;
   // The variant the JIT fell back to, where it did.
   if (auto s = get<std::string>(r, "kernel")) c.kernel = s;
@@ -208,18 +215,18 @@ void fill_check(KernelCheck& c, const json& r) {
   c.tflops = get<double>(r, "tflops");
   c.seconds = get<double>(r, "seconds");
   c.throughput_unwritten = get<std::uint64_t>(r, "throughput_unwritten");
-  if (c.status == "passed" && c.throughput_unwritten.value_or(0) > 0) {
-    c.status = "failed";
+  if (c.status == StepStatus::passed && c.throughput_unwritten.value_or(0) > 0) {
+    c.status = StepStatus::failed;
     c.reason = "the timed run left " + std::to_string(*c.throughput_unwritten) + " outputs unwritten or NaN";
   }
 }
 
-void fill_bandwidth(GpuKernelFacts& gpu, const json& r, const std::string& fallback_status) {
+void fill_bandwidth(GpuKernelFacts& gpu, const json& r, StepStatus fallback_status) {
   if (auto list = r.find("bandwidth"); list != r.end() && list->is_array()) {
     for (auto& b : *list) {
       BandwidthCheck bc;
       bc.kind = get<std::string>(b, "kind").value_or("?");
-      bc.status = get<std::string>(b, "status").value_or("failed");
+      bc.status = child_status(b).value_or(StepStatus::failed);
       bc.reason = get<std::string>(b, "reason");
       bc.bytes = get<std::uint64_t>(b, "bytes");
       bc.gbs = get<double>(b, "gbs");
@@ -230,7 +237,7 @@ void fill_bandwidth(GpuKernelFacts& gpu, const json& r, const std::string& fallb
   }
   BandwidthCheck bc;
   bc.kind = "device_copy";
-  bc.status = get<std::string>(r, "status").value_or(fallback_status);
+  bc.status = child_status(r).value_or(fallback_status);
   if (auto e = get<std::string>(r, "launch_error")) bc.reason = e;
   if (auto e = get<std::string>(r, "jit_error")) bc.reason = "the copy kernel did not load: " + *e;
   if (auto e = get<std::string>(r, "reason")) bc.reason = e;
@@ -238,7 +245,7 @@ void fill_bandwidth(GpuKernelFacts& gpu, const json& r, const std::string& fallb
 }
 
 // What a step that got no answer becomes: its status and reason.
-void fail_step(GpuKernelFacts& gpu, const Plan& plan, const std::string& step, const std::string& status,
+void fail_step(GpuKernelFacts& gpu, const Plan& plan, const std::string& step, StepStatus status,
                const std::string& reason) {
   if (step == "sustained") {
     if (gpu.sustained) {
@@ -248,7 +255,7 @@ void fail_step(GpuKernelFacts& gpu, const Plan& plan, const std::string& step, c
     return;
   }
   if (step == "bandwidth") {
-    fill_bandwidth(gpu, json{{"status", status}, {"reason", reason}}, status);
+    fill_bandwidth(gpu, json{{"reason", reason}}, status);
     return;
   }
   auto it = plan.check_of_step.find(step);
@@ -268,7 +275,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
     bool context_lost = false;  // the child stopped after a context error, by design
     const auto left = std::chrono::duration_cast<Millis>(end - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the run's deadline passed before this step");
+      for (auto& s : remaining) fail_step(gpu, plan, s, StepStatus::skipped, "the run's deadline passed before this step");
       return;
     }
     const ChildEnd how = run_streaming_child(
@@ -280,7 +287,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
             current = *s;
           } else if (auto step = get<std::string>(j, "step")) {
             const json& r = j["result"];
-            if (*step == "bandwidth") fill_bandwidth(gpu, r, "failed");
+            if (*step == "bandwidth") fill_bandwidth(gpu, r, StepStatus::failed);
             else if (*step == "sustained" && gpu.sustained) fill_sustained(*gpu.sustained, r);
             else if (auto it = plan.check_of_step.find(*step); it != plan.check_of_step.end()) fill_check(gpu.checks[it->second], r);
             remaining.erase(std::remove(remaining.begin(), remaining.end(), *step), remaining.end());
@@ -300,9 +307,9 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
         req.first_line, left);
     if (remaining.empty()) break;
     if (fatal) {
-      gpu.status = "failed";
+      gpu.status = GpuRunStatus::failed;
       gpu.reason = "the device could not be used: " + *fatal;
-      for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the device could not be used");
+      for (auto& s : remaining) fail_step(gpu, plan, s, StepStatus::skipped, "the device could not be used");
       return;
     }
     if (current.empty() && context_lost) {
@@ -311,14 +318,14 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
     }
     if (current.empty()) {
       // Died between steps or before the first: nothing to blame, so stop.
-      gpu.status = "failed";
+      gpu.status = GpuRunStatus::failed;
       gpu.reason = "the check process ended before a step began: " + how.detail;
-      for (auto& s : remaining) fail_step(gpu, plan, s, "skipped", "the check process ended: " + how.detail);
+      for (auto& s : remaining) fail_step(gpu, plan, s, StepStatus::skipped, "the check process ended: " + how.detail);
       return;
     }
-    const std::string status = how.how == ChildEnd::How::timed_out ? "timed_out"
-                               : how.how == ChildEnd::How::signaled ? "crashed"
-                                                                    : "context_error";
+    const StepStatus status = how.how == ChildEnd::How::timed_out ? StepStatus::timed_out
+                              : how.how == ChildEnd::How::signaled ? StepStatus::crashed
+                                                                   : StepStatus::context_error;
     fail_step(gpu, plan, current, status, how.detail);
     remaining.erase(std::remove(remaining.begin(), remaining.end(), current), remaining.end());
     if (!remaining.empty()) ++gpu.child_restarts;
@@ -391,7 +398,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
     g.vendor = PciVendor::amd;
     g.pci_bus_id = bus;
     g.name = name;
-    g.status = "waived";
+    g.status = GpuRunStatus::waived;
     g.reason = "kernel checks are not available for AMD GPUs yet: gpucheck's kernels are PTX for the CUDA driver; "
                "HIP code objects for ROCm are not written";
     f.gpus.push_back(std::move(g));
@@ -449,9 +456,9 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
     g.sm_count = get<int>(d, "sm_count");
     if (auto b = get<std::string>(d, "pci_bus_id")) g.pci_bus_id = normalize_pci_bus_id(*b);
     g.mig = g.name && g.name->find(" MIG ") != std::string::npos;
-    g.status = "ran";
+    g.status = GpuRunStatus::ran;
     if (auto e = get<std::string>(d, "error")) {
-      g.status = "failed";
+      g.status = GpuRunStatus::failed;
       g.reason = "cuDeviceGet failed: " + *e;
     } else {
       run_device(g, req, end);
@@ -471,19 +478,19 @@ int kernels_exit_code(const KernelFacts& f) {
   if (f.error || f.gpus.empty()) return 2;
   bool any_failed = false, any_expected = false, any_judged = false;
   for (auto& g : f.gpus) {
-    if (g.status == "waived") continue;
-    if (g.status == "failed") any_failed = true;
+    if (g.status == GpuRunStatus::waived) continue;
+    if (g.status == GpuRunStatus::failed) any_failed = true;
     for (auto& c : g.checks) {
-      any_expected = any_expected || (c.expected && c.status != "not_implemented");
+      any_expected = any_expected || (c.expected && c.status != StepStatus::not_implemented);
       if (!judged(c)) continue;
       any_judged = true;
-      if (c.status != "passed") any_failed = true;
+      if (c.status != StepStatus::passed) any_failed = true;
     }
     for (auto& b : g.bandwidth)
-      if (b.status != "passed" && b.status != "skipped") any_failed = true;
+      if (b.status != StepStatus::passed && b.status != StepStatus::skipped) any_failed = true;
     // A sustained run that hung, crashed or could not launch failed; its
     // rates and clocks are reported, not judged.
-    if (g.sustained && g.sustained->status != "ran" && g.sustained->status != "skipped") any_failed = true;
+    if (g.sustained && g.sustained->status != StepStatus::ran && g.sustained->status != StepStatus::skipped) any_failed = true;
   }
   if (any_failed) return 1;
   return any_expected && !any_judged ? 2 : 0;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "facts/kernel_vocabulary.hpp"
 #include "host/dynamic_library.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/driver_api.hpp"
@@ -17,6 +18,9 @@
 
 namespace gpucheck::kernels {
 namespace {
+
+// The word the parent reads back (kernels/run.cpp).
+std::string word(StepStatus s) { return std::string(to_string(s)); }
 
 using nlohmann::json;
 using namespace cu;
@@ -110,7 +114,7 @@ std::optional<CUmodule> jit(const Api& api, const KernelSpec& k, json& result) {
   std::string why = api.error_name(r);
   if (error_log[0]) why += ": " + std::string(error_log);
   result["jit_error"] = why;
-  result["status"] = "jit_failed";
+  result["status"] = word(StepStatus::jit_failed);
   return std::nullopt;
 }
 
@@ -231,7 +235,7 @@ void run_kernel(const Device& d, const KernelSpec& asked, const SessionOptions& 
     result["seconds"] = ms / 1000.0;
     result["tflops"] = t.flops_per_launch(l.iters) / (ms / 1000.0) / 1e12;
   }
-  result["status"] = cmp.wrong == 0 ? "passed" : "failed";
+  result["status"] = word(cmp.wrong == 0 ? StepStatus::passed : StepStatus::failed);
 }
 
 // The sustained mode: the throughput launch of run_kernel, relaunched (one
@@ -285,7 +289,7 @@ void run_sustained(const Device& d, const KernelSpec& asked, const SessionOption
     ++samples;
   }
   result["samples"] = samples;
-  result["status"] = "ran";
+  result["status"] = word(StepStatus::ran);
 }
 
 void run_bandwidth(const Device& d, const KernelSpec& copy, const SessionOptions& o, json& result) {
@@ -329,18 +333,18 @@ void run_bandwidth(const Device& d, const KernelSpec& copy, const SessionOptions
     for (std::uint64_t i = 0; i < len / 4; ++i) bad += words[i] != copy_pattern(off / 4 + i);
   }
   json copy_r{{"kind", "device_copy"}, {"bytes", 2 * n}, {"correct", bad == 0},
-              {"status", bad == 0 ? "passed" : "failed"}};
+              {"status", word(bad == 0 ? StepStatus::passed : StepStatus::failed)}};
   if (bad) copy_r["reason"] = std::to_string(bad) + " of " + std::to_string(n / 4) + " words did not arrive as written";
   if (copy_ms > 0) copy_r["gbs"] = 2.0 * static_cast<double>(n) * reps / (copy_ms / 1000.0) / 1e9;
   checks.push_back(copy_r);
-  json h2d{{"kind", "host_to_device"}, {"bytes", chunk}, {"status", "passed"}};
+  json h2d{{"kind", "host_to_device"}, {"bytes", chunk}, {"status", word(StepStatus::passed)}};
   if (best_h2d > 0) h2d["gbs"] = best_h2d;
-  json d2h{{"kind", "device_to_host"}, {"bytes", chunk}, {"status", "passed"}};
+  json d2h{{"kind", "device_to_host"}, {"bytes", chunk}, {"status", word(StepStatus::passed)}};
   if (best_d2h > 0) d2h["gbs"] = best_d2h;
   checks.push_back(h2d);
   checks.push_back(d2h);
   result["bandwidth"] = checks;
-  result["status"] = "passed";
+  result["status"] = word(StepStatus::passed);
 }
 
 std::optional<DynamicLibrary> load(const std::vector<std::string>& candidates, Api& api, json& out) {
@@ -430,7 +434,7 @@ void session_run(const std::vector<std::string>& candidates, int ordinal, const 
     const KernelSpec* k = find_kernel(entry);
     try {
       if (!k) {
-        result["status"] = "skipped";
+        result["status"] = word(StepStatus::skipped);
         result["reason"] = "no kernel named " + entry;
       } else if (step == "bandwidth") {
         run_bandwidth(d, *k, opts, result);
@@ -447,7 +451,7 @@ void session_run(const std::vector<std::string>& candidates, int ordinal, const 
                            call.find("Memcpy") != std::string::npos || call.find("Event") != std::string::npos;
       result["launch_code"] = f.code;
       result["launch_error"] = call.substr(call.rfind('.') + 1) + " returned " + api.error_name(f.code);
-      result["status"] = launchy ? "launch_failed" : "failed";
+      result["status"] = word(launchy ? StepStatus::launch_failed : StepStatus::failed);
       result["context_error"] = true;
     }
     out(dump_json(json{{"step", step}, {"result", result}}));

@@ -82,7 +82,7 @@ void summary(Writer& w, const Facts& f) {
       for (auto& c : g.checks)
         if (judged(c)) {
           ++expected;
-          if (c.status == "passed") ++passed;
+          if (c.status == StepStatus::passed) ++passed;
         }
     w.fact("Kernel checks", f.kernels->error ? "could not run: " + *f.kernels->error
                                              : std::to_string(passed) + " of " + std::to_string(expected) +

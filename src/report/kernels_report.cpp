@@ -32,7 +32,7 @@ std::ostream& operator<<(std::ostream& o, const Pad& p) {
 // clock-event reasons NVML reported.
 std::string sustained_text(const SustainedRun& s) {
   std::ostringstream o;
-  o << "  sustained " << (s.precision.empty() ? "-" : s.precision) << " for " << fixed(s.duration_s, 1) << " s: " << s.status;
+  o << "  sustained " << (s.precision.empty() ? "-" : s.precision) << " for " << fixed(s.duration_s, 1) << " s: " << to_string(s.status);
   if (s.reason) o << " (" << *s.reason << ")";
   o << ", " << s.samples.size() << " samples\n";
   if (s.jit_fallback) o << "    " << *s.jit_fallback << "\n";
@@ -67,7 +67,7 @@ std::string render_kernels_text(const KernelFacts& k) {
     if (g.pci_bus_id) o << "  " << *g.pci_bus_id;
     if (g.mig) o << "  (MIG instance: ratios are against the whole GPU)";
     o << "\n";
-    if (g.status != "ran") o << "  " << g.status << ": " << g.reason.value_or("") << "\n";
+    if (g.status != GpuRunStatus::ran) o << "  " << to_string(g.status) << ": " << g.reason.value_or("") << "\n";
     if (!g.checks.empty())
       o << "  " << pad("precision", 10) << pad("expected", 9) << pad("status", 16) << pad("TFLOP/s", 10)
         << pad("datasheet", 10) << pad("ratio", 7) << "detail\n";
@@ -78,12 +78,12 @@ std::string render_kernels_text(const KernelFacts& k) {
       if (c.first_mismatch) detail = std::to_string(c.elements_wrong.value_or(0)) + " wrong; " + *c.first_mismatch;
       if (detail.empty() && c.kernel) detail = std::string(*c.kernel) + " (" + c.ptx_target.value_or("") + ", PTX " + c.ptx_version.value_or("") + ")";
       if (c.jit_fallback) detail += "; " + *c.jit_fallback;
-      o << "  " << pad(c.precision, 10) << pad(c.expected ? "yes" : "no", 9) << pad(c.status, 16)
+      o << "  " << pad(c.precision, 10) << pad(c.expected ? "yes" : "no", 9) << pad(to_string(c.status), 16)
         << pad(fixed(c.tflops, 1), 10) << pad(fixed(c.datasheet_tflops, 1), 10) << pad(fixed(c.ratio, 2), 7) << detail
         << "\n";
     }
     for (auto& b : g.bandwidth) {
-      o << "  " << pad(b.kind, 16) << pad(b.status, 10) << pad(fixed(b.gbs, 1) + " GB/s", 14);
+      o << "  " << pad(b.kind, 16) << pad(to_string(b.status), 10) << pad(fixed(b.gbs, 1) + " GB/s", 14);
       if (b.expected_gbs) o << "of " << fixed(b.expected_gbs, 1) << " (" << b.expected_source.value_or("") << ") = " << fixed(b.ratio, 2);
       if (b.reason) o << "  " << *b.reason;
       o << "\n";

@@ -48,11 +48,11 @@ void sustained_facts(const SustainedRun& run, const std::string& src, FactMap& g
 // only part of the GPU, so it gives none.
 void rate_facts(const GpuKernelFacts& kg, const std::string& src, FactMap& g) {
   for (auto& c : kg.checks)
-    if (c.precision == "fp32" && c.status == "passed" && c.ratio)
+    if (c.precision == "fp32" && c.status == StepStatus::passed && c.ratio)
       g["gpu.fp32_rate_percent"] = F::of_number(percent(*c.ratio), src + ", fp32 " + c.kernel.value_or(""));
   std::optional<double> host;
   for (auto& b : kg.bandwidth) {
-    if (b.status != "passed" || !b.ratio) continue;
+    if (b.status != StepStatus::passed || !b.ratio) continue;
     const std::string where = src + ", " + b.kind + " against " + b.expected_source.value_or("?");
     if (b.kind == "device_copy") g["gpu.copy_bandwidth_percent"] = F::of_number(percent(*b.ratio), where);
     if (b.kind != "device_copy" && (!host || *b.ratio < *host)) {
@@ -165,13 +165,13 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
   // A GPU that ran as itself; null where MIG instances ran on it.
   std::map<std::string, const GpuKernelFacts*> whole;
   for (auto& kg : f.kernels->gpus) {
-    if (!kg.pci_bus_id || kg.status != "ran") continue;
+    if (!kg.pci_bus_id || kg.status != GpuRunStatus::ran) continue;
     const std::string key = normalize_pci_bus_id(*kg.pci_bus_id);
     auto& [passed, failed] = by_address[key];
     for (auto& c : kg.checks) {
       if (!judged(c)) continue;
-      if (c.status == "passed") passed.push_back(c.precision);
-      else failed.push_back(c.precision + " (" + c.status + ")");
+      if (c.status == StepStatus::passed) passed.push_back(c.precision);
+      else failed.push_back(c.precision + " (" + std::string(to_string(c.status)) + ")");
     }
     if (kg.sustained && !kg.sustained->samples.empty()) sustained[key] = &*kg.sustained;
     if (kg.mig) whole[key] = nullptr;

@@ -140,7 +140,7 @@ void kernel_rates(const Facts& facts, std::vector<Finding>& out) {
   for (const auto& g : facts.kernels->gpus) {
     if (g.mig) continue;  // instances of different sizes are not siblings
     for (const auto& c : g.checks)
-      if (c.status == "passed" && c.tflops)
+      if (c.status == StepStatus::passed && c.tflops)
         groups[{g.name.value_or("GPU"), c.precision}].push_back(Sample{g.pci_bus_id.value_or("?"), g.name.value_or("GPU"), *c.tflops});
   }
   for (auto& [key, group] : groups) {

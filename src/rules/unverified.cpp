@@ -62,7 +62,7 @@ Finding unverified(const Note& n, const std::string& what, const std::string& fi
 }
 
 // Statuses in which a check reached a verdict on the GPU: it ran, right or wrong.
-bool ran_to_verdict(const KernelCheck& c) { return c.status == "passed" || c.status == "failed"; }
+bool ran_to_verdict(const KernelCheck& c) { return c.status == StepStatus::passed || c.status == StepStatus::failed; }
 
 Finding kernels_not_run(const std::string& rule, const std::string& message, const std::string& source) {
   return unverified_error(rule, "Kernel checks asked for did not run", message, Evidence{"kernels", "not run", source},
@@ -86,7 +86,7 @@ void kernel_findings(const KernelFacts& k, const std::vector<std::string>& requi
       for (const auto& c : g.checks) {
         if (matrix_precision_of(c.precision) != p) continue;
         tested |= ran_to_verdict(c);
-        statuses += (statuses.empty() ? "" : ", ") + c.precision + " " + c.status;
+        statuses += (statuses.empty() ? "" : ", ") + c.precision + " " + std::string(to_string(c.status));
       }
     if (!tested)
       out.push_back(kernels_not_run("unverified-kernels-" + p,

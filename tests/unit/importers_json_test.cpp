@@ -103,17 +103,17 @@ TEST_CASE("kernel-check facts survive a JSON round trip (synthetic values)", "[i
   GpuKernelFacts g;
   g.ordinal = 0;
   g.vendor = PciVendor::nvidia;
-  g.status = "ran";
+  g.status = GpuRunStatus::ran;
   g.child_restarts = 1;
   KernelCheck c;
   c.precision = "bf16";
-  c.status = "passed";
+  c.status = StepStatus::passed;
   c.expected = true;
   c.expected_source = "matrix";
   c.elements_checked = 65536;
   c.tflops = 612.5;
   g.checks.push_back(c);
-  g.bandwidth.push_back(BandwidthCheck{"device_copy", "passed", std::nullopt, 1u << 30, 2900.25, 3350.0, "matrix", 0.8657, true});
+  g.bandwidth.push_back(BandwidthCheck{"device_copy", StepStatus::passed, std::nullopt, 1u << 30, 2900.25, 3350.0, "matrix", 0.8657, true});
   SustainedRun s;
   s.precision = "fp16";
   s.duration_s = 30;
@@ -127,4 +127,28 @@ TEST_CASE("kernel-check facts survive a JSON round trip (synthetic values)", "[i
   CHECK(render_facts_json(again->facts, {false, "test"}) == once);
   REQUIRE(again->facts.kernels);
   CHECK(again->facts.kernels->gpus.at(0).sustained->samples.at(0).throttle_reasons == 4u);
+}
+
+TEST_CASE("a kernel check's status outside the vocabulary is refused with the words expected", "[importers][json][bad-input]") {
+  const auto golden = gpucheck::test::read_file(gpucheck::test::source_path("tests/fixtures/golden/h100-sxm-8gpu.json"));
+  auto base = import_report(golden, "h100.json");
+  REQUIRE(base);
+  Facts f = base.value().facts;
+  KernelFacts k;
+  GpuKernelFacts g;
+  KernelCheck c;
+  c.precision = "fp32";
+  c.status = StepStatus::passed;
+  g.checks.push_back(c);
+  k.gpus.push_back(g);
+  f.kernels = k;
+  std::string text = render_facts_json(f, {false, "test"});
+  const auto at = text.find("\"status\": \"passed\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, std::string("\"status\": \"passed\"").size(), "\"status\": \"mostly\"");
+  auto r = import_report(text, "k.json");
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.problem().detail, Catch::Contains("status"));
+  CHECK_THAT(r.problem().detail, Catch::Contains("expected one of passed, failed"));
+  CHECK_THAT(r.problem().detail, Catch::Contains("\"mostly\""));
 }

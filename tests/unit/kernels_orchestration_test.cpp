@@ -43,7 +43,7 @@ TEST_CASE("kernels: a JIT failure is reported with the JIT's error log", "[kerne
   const KernelFacts f = run_kernel_checks(fake_request({"fp16"}));
   REQUIRE_FALSE(f.error);
   const auto& c = check(f, "fp16");
-  CHECK(c.status == "jit_failed");
+  CHECK(to_string(c.status) == "jit_failed");
   CHECK(c.jit_ok == false);
   CHECK(c.jit_code == 218);
   CHECK(c.jit_error.value_or("") == "CUDA_ERROR_INVALID_PTX: ptxas application ptx input, line 9; fatal : Unsupported .version 8.0");
@@ -69,7 +69,7 @@ TEST_CASE("kernels: a driver too old for a kernel's PTX version gets the next va
   const KernelFacts f = run_kernel_checks(req);
   const auto& bf16 = check(f, "bf16");
   INFO(bf16.reason.value_or("") << bf16.jit_error.value_or(""));
-  CHECK(bf16.status == "passed");
+  CHECK(to_string(bf16.status) == "passed");
   CHECK(bf16.kernel.value_or("") == "gpucheck_mma_bf16_m16n8k16");
   CHECK(bf16.ptx_target.value_or("") == "sm_80");
   CHECK(bf16.ptx_version.value_or("") == "7.0");
@@ -79,13 +79,13 @@ TEST_CASE("kernels: a driver too old for a kernel's PTX version gets the next va
   CHECK_THAT(bf16.jit_fallback.value_or(""), Catch::EndsWith("ran gpucheck_mma_bf16_m16n8k16 instead"));
   CHECK_FALSE(bf16.jit_error);
   const auto& fp16 = check(f, "fp16");
-  CHECK(fp16.status == "jit_failed");
+  CHECK(to_string(fp16.status) == "jit_failed");
   CHECK(fp16.jit_code == 218);
   CHECK_FALSE(fp16.jit_fallback);
   // The sustained run falls back the same way.
   REQUIRE(f.gpus[0].sustained);
   CHECK(f.gpus[0].sustained->kernel.value_or("") == "gpucheck_mma_bf16_m16n8k16");
-  CHECK(f.gpus[0].sustained->status == "ran");
+  CHECK(to_string(f.gpus[0].sustained->status) == "ran");
   CHECK(f.gpus[0].sustained->jit_fallback);
   const auto j = to_json(f);
   for (auto& c : j["gpus"][0]["checks"]) CHECK(c["jit_fallback"].is_string() == (c["precision"] == "bf16"));
@@ -95,7 +95,7 @@ TEST_CASE("kernels: an output the fake never writes fails as unwritten", "[kerne
   FakeDriver s(kFakeH100);
   const KernelFacts f = run_kernel_checks(fake_request({"bf16"}));
   const auto& c = check(f, "bf16");
-  CHECK(c.status == "failed");
+  CHECK(to_string(c.status) == "failed");
   CHECK(c.correct == false);
   CHECK(c.elements_checked == c.elements_unwritten);
   CHECK(c.elements_unwritten == std::uint64_t{8 * 4 * 32 * 128});  // 8 tiles of a warpgroup, 128 accumulators a lane
@@ -131,7 +131,7 @@ TEST_CASE("kernels: the expected output passes, with a rate and a datasheet rati
   for (const char* p : {"fp32", "int8"}) {
     const auto& c = check(f, p);
     INFO(p << ": " << c.reason.value_or("") << c.first_mismatch.value_or("") << c.launch_error.value_or(""));
-    CHECK(c.status == "passed");
+    CHECK(to_string(c.status) == "passed");
     CHECK(c.correct == true);
     CHECK(c.elements_wrong == 0u);
     CHECK(c.expected_source == "matrix");
@@ -149,13 +149,13 @@ TEST_CASE("kernels: a launch failure is reported and the next check runs in a fr
   FakeDriver s(kFakeH100 + "kernel gpucheck_fma_f64 launch_error=701\nkernel gpucheck_fma_f32 sync_error=700\n");
   const KernelFacts f = run_kernel_checks(fake_request({"fp64", "fp32", "tf32"}));
   const auto& f64 = check(f, "fp64");
-  CHECK(f64.status == "launch_failed");
+  CHECK(to_string(f64.status) == "launch_failed");
   CHECK(f64.launch_code == 701);
   CHECK(f64.launch_error.value_or("") == "cuLaunchKernel returned CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES");
   const auto& f32 = check(f, "fp32");
-  CHECK(f32.status == "launch_failed");
+  CHECK(to_string(f32.status) == "launch_failed");
   CHECK(f32.launch_error.value_or("") == "cuCtxSynchronize returned CUDA_ERROR_ILLEGAL_ADDRESS");
-  CHECK(check(f, "tf32").status == "failed");  // ran (in a third child): the fake wrote nothing
+  CHECK(to_string(check(f, "tf32").status) == "failed");  // ran (in a third child): the fake wrote nothing
   CHECK(f.gpus[0].child_restarts == 2);
 }
 
@@ -165,9 +165,9 @@ TEST_CASE("kernels: a kernel that never finishes is killed by the watchdog", "[k
   const KernelFacts f = run_kernel_checks(fake_request({"bf16", "fp16"}));
   const auto took = std::chrono::steady_clock::now() - start;
   const auto& c = check(f, "bf16");
-  CHECK(c.status == "timed_out");
+  CHECK(to_string(c.status) == "timed_out");
   CHECK(c.reason.value_or("").find("no answer within 1500 ms") == 0);
-  CHECK(check(f, "fp16").status == "failed");  // the next check ran after the restart
+  CHECK(to_string(check(f, "fp16").status) == "failed");  // the next check ran after the restart
   CHECK(took < std::chrono::seconds(10));
   CHECK(kernels_exit_code(f) == 1);
 }
@@ -176,9 +176,9 @@ TEST_CASE("kernels: a crash of the child becomes a result", "[kernels][fake_cuda
   FakeDriver s(kFakeH100 + "kernel gpucheck_wgmma_tf32_m64n256k8 crash=1\n");
   const KernelFacts f = run_kernel_checks(fake_request({"tf32", "fp8_e4m3"}));
   const auto& c = check(f, "tf32");
-  CHECK(c.status == "crashed");
+  CHECK(to_string(c.status) == "crashed");
   CHECK(c.reason.value_or("").find("signal 11") == 0);
-  CHECK(check(f, "fp8_e4m3").status == "failed");
+  CHECK(to_string(check(f, "fp8_e4m3").status) == "failed");
   CHECK(f.gpus[0].child_restarts == 1);
 }
 
@@ -208,7 +208,7 @@ TEST_CASE("kernels: AMD GPUs are waived, not failed", "[kernels][fake_cuda]") {
   req.amd_gpus = {{"0000:c1:00.0", "Instinct MI300X"}};
   const KernelFacts f = run_kernel_checks(req);
   REQUIRE(f.gpus.size() == 1);
-  CHECK(f.gpus[0].status == "waived");
+  CHECK(to_string(f.gpus[0].status) == "waived");
   CHECK(f.gpus[0].reason.value_or("").find("not available for AMD GPUs yet") != std::string::npos);
   CHECK_FALSE(f.error);
   CHECK(kernels_exit_code(f) == 0);
@@ -219,9 +219,9 @@ TEST_CASE("kernels: a Turing GPU gets the sm_75 variants and no BF16 or FP8", "[
   const KernelFacts f = run_kernel_checks(fake_request({"fp16", "int8", "bf16", "fp8_e5m2"}));
   CHECK(check(f, "fp16").kernel.value_or("") == "gpucheck_mma_f16_m16n8k8");
   CHECK(check(f, "int8").kernel.value_or("") == "gpucheck_mma_s8_m8n8k16");
-  CHECK(check(f, "bf16").status == "not_expected");
+  CHECK(to_string(check(f, "bf16").status) == "not_expected");
   CHECK_FALSE(check(f, "bf16").expected);
-  CHECK(check(f, "fp8_e5m2").status == "not_expected");
+  CHECK(to_string(check(f, "fp8_e5m2").status) == "not_expected");
 }
 
 TEST_CASE("kernels: wgmma runs on 9.0 only, tcgen05 on the 10.x family, Ada and the 12.x family get mma.sync", "[kernels][fake_cuda]") {
@@ -286,7 +286,7 @@ TEST_CASE("kernels: FP4 and FP6 run through mma.sync on the 12.x family and thro
       CHECK(c.kernel.value_or("") == (family12 ? std::string("gpucheck_mma_") + fmt + "_m16n8k32"
                                                : std::string("gpucheck_tcgen05_") + fmt + "_m128n256k32"));
       CHECK(c.ptx_target.value_or("") == (family12 ? "sm_120f" : "sm_100f"));
-      CHECK(c.status == "failed");  // it ran: the fake wrote nothing
+      CHECK(to_string(c.status) == "failed");  // it ran: the fake wrote nothing
       CHECK_FALSE(c.jit_fallback);
     }
   }
@@ -304,7 +304,7 @@ TEST_CASE("kernels: a tcgen05 FP4 check passes with the expected accumulators, a
     const KernelFacts f = run_kernel_checks(req);
     const auto& c = check(f, "fp4");
     INFO(c.first_mismatch.value_or("") << c.reason.value_or(""));
-    CHECK(c.status == "passed");
+    CHECK(to_string(c.status) == "passed");
     CHECK(c.elements_checked == std::uint64_t{8 * 128 * 256});  // 8 tiles of 128 x 256
     CHECK(c.tflops);
   }
@@ -317,7 +317,7 @@ TEST_CASE("kernels: a tcgen05 FP4 check passes with the expected accumulators, a
     CHECK(c.ptx_target.value_or("") == "sm_100a");
     CHECK(c.ptx_version.value_or("") == "8.6");
     CHECK(c.jit_fallback);
-    CHECK(c.status == "failed");  // it ran: the fake wrote nothing
+    CHECK(to_string(c.status) == "failed");  // it ran: the fake wrote nothing
   }
 }
 
@@ -331,7 +331,7 @@ TEST_CASE("kernels: a 12.0 GPU whose driver predates PTX 8.8 runs the sm_120a FP
   CHECK(fp4.kernel.value_or("") == "gpucheck_mma_e2m1_m16n8k32_sm120a");
   CHECK(fp4.ptx_target.value_or("") == "sm_120a");
   CHECK(fp4.ptx_version.value_or("") == "8.7");
-  CHECK(fp4.status == "failed");  // it ran: the fake wrote nothing
+  CHECK(to_string(fp4.status) == "failed");  // it ran: the fake wrote nothing
   CHECK(fp4.jit_fallback);
   Matrix m;  // synthetic: 12.0 with FP4
   m.version = "synthetic";
@@ -340,7 +340,7 @@ TEST_CASE("kernels: a 12.0 GPU whose driver predates PTX 8.8 runs the sm_120a FP
   req.portable = true;
   const KernelFacts portable = run_kernel_checks(req);
   const auto& left_out = check(portable, "fp4");
-  CHECK(left_out.status == "not_implemented");
+  CHECK(to_string(left_out.status) == "not_implemented");
   CHECK_THAT(left_out.reason.value_or(""), Catch::StartsWith("--portable leaves out its kernels"));
 }
 
@@ -401,7 +401,7 @@ TEST_CASE("kernels: bandwidth checks the copied data and rates the PCIe link", "
   const KernelFacts g = run_kernel_checks(fake_request({"bandwidth"}));
   REQUIRE(g.gpus[0].bandwidth.size() == 3);
   CHECK(g.gpus[0].bandwidth[0].correct == false);
-  CHECK(g.gpus[0].bandwidth[0].status == "failed");
+  CHECK(to_string(g.gpus[0].bandwidth[0].status) == "failed");
 }
 
 TEST_CASE("kernels: PCIe rates per generation", "[kernels]") {
@@ -414,10 +414,10 @@ TEST_CASE("kernels: PCIe rates per generation", "[kernels]") {
 
 TEST_CASE("kernels: a step the deadline never reached is unknown, not a failure", "[kernels]") {
   // Hand-made results (synthetic), as run_device leaves them when the run's deadline passes.
-  const auto with = [](std::vector<std::pair<std::string, std::string>> checks, std::string bandwidth) {
+  const auto with = [](std::vector<std::pair<std::string, StepStatus>> checks, StepStatus bandwidth) {
     KernelFacts f;
     GpuKernelFacts g;
-    g.status = "ran";
+    g.status = GpuRunStatus::ran;
     for (auto& [precision, status] : checks) {
       KernelCheck c;
       c.precision = precision;
@@ -432,10 +432,10 @@ TEST_CASE("kernels: a step the deadline never reached is unknown, not a failure"
     f.gpus.push_back(g);
     return f;
   };
-  CHECK(kernels_exit_code(with({{"fp32", "passed"}, {"bf16", "skipped"}}, "skipped")) == 0);
-  CHECK(kernels_exit_code(with({{"fp32", "failed"}, {"bf16", "skipped"}}, "skipped")) == 1);
-  CHECK(kernels_exit_code(with({{"fp32", "passed"}}, "timed_out")) == 1);
+  CHECK(kernels_exit_code(with({{"fp32", StepStatus::passed}, {"bf16", StepStatus::skipped}}, StepStatus::skipped)) == 0);
+  CHECK(kernels_exit_code(with({{"fp32", StepStatus::failed}, {"bf16", StepStatus::skipped}}, StepStatus::skipped)) == 1);
+  CHECK(kernels_exit_code(with({{"fp32", StepStatus::passed}}, StepStatus::timed_out)) == 1);
   // Nothing reached a verdict: the checks could not run.
-  CHECK(kernels_exit_code(with({{"fp32", "skipped"}, {"bf16", "skipped"}}, "skipped")) == 2);
-  CHECK(kernels_exit_code(with({{"fp32", "not_implemented"}}, "passed")) == 0);
+  CHECK(kernels_exit_code(with({{"fp32", StepStatus::skipped}, {"bf16", StepStatus::skipped}}, StepStatus::skipped)) == 2);
+  CHECK(kernels_exit_code(with({{"fp32", StepStatus::not_implemented}}, StepStatus::passed)) == 0);
 }

@@ -50,7 +50,7 @@ TEST_CASE("kernels: the sustained step samples rate, clocks, power and clock-eve
   const SustainedRun& run = *g.sustained;
   CHECK(run.precision == "bf16");  // sm_90's best of bf16, fp16, fp32
   CHECK(run.kernel.value_or("") == kBf16);
-  CHECK(run.status == "ran");
+  CHECK(to_string(run.status) == "ran");
   CHECK(run.duration_s == 0.6);
   CHECK_FALSE(run.telemetry);
   REQUIRE_FALSE(run.samples.empty());
@@ -103,7 +103,7 @@ TEST_CASE("kernels: without NVML the sustained step says why and still measures 
   REQUIRE(f.gpus.size() == 1);
   REQUIRE(f.gpus[0].sustained);
   const SustainedRun& run = *f.gpus[0].sustained;
-  CHECK(run.status == "ran");
+  CHECK(to_string(run.status) == "ran");
   REQUIRE(run.telemetry);
   CHECK(run.telemetry->find("no NVML (libnvidia-ml.so.1) to load") == 0);
   REQUIRE_FALSE(run.samples.empty());
@@ -128,10 +128,10 @@ TEST_CASE("kernels: a kernel that hangs during the sustained run is killed, and 
   REQUIRE(f.gpus.size() == 1);
   REQUIRE(f.gpus[0].sustained);
   const SustainedRun& run = *f.gpus[0].sustained;
-  CHECK(run.status == "timed_out");
+  CHECK(to_string(run.status) == "timed_out");
   CHECK(run.reason.value_or("").find("no answer within 1500 ms") == 0);
   CHECK(run.samples.size() >= 3);
-  CHECK(f.gpus[0].checks.at(0).status == "passed");  // so the exit code is the sustained run's
+  CHECK(to_string(f.gpus[0].checks.at(0).status) == "passed");  // so the exit code is the sustained run's
   CHECK(kernels_exit_code(f) == 1);
 }
 
@@ -140,9 +140,9 @@ TEST_CASE("kernels: a crash during the sustained run becomes its result", "[kern
   const KernelRequest req = sustained_request({"fp64"}, true);
   s.append("kernel gpucheck_fma_f64 output=" + s.write("f64.bin", expected_bytes(kernel_named("gpucheck_fma_f64"), req.session)));
   const KernelFacts f = run_kernel_checks(req);
-  CHECK(f.gpus.at(0).checks.at(0).status == "passed");
+  CHECK(to_string(f.gpus.at(0).checks.at(0).status) == "passed");
   REQUIRE(f.gpus.at(0).sustained);
-  CHECK(f.gpus[0].sustained->status == "crashed");
+  CHECK(to_string(f.gpus[0].sustained->status) == "crashed");
   CHECK(f.gpus[0].sustained->reason.value_or("").find("signal 11") == 0);
   CHECK(kernels_exit_code(f) == 1);
 }
@@ -155,7 +155,7 @@ TEST_CASE("kernels: a Turing GPU's sustained run uses fp16", "[kernels][fake_cud
   REQUIRE(f.gpus.at(0).sustained);
   CHECK(f.gpus[0].sustained->precision == "fp16");
   CHECK(f.gpus[0].sustained->kernel.value_or("").find("_f16_") != std::string::npos);
-  CHECK(f.gpus[0].sustained->status == "ran");
+  CHECK(to_string(f.gpus[0].sustained->status) == "ran");
 }
 
 TEST_CASE("kernels: without --duration there is no sustained run", "[kernels][fake_cuda]") {

@@ -91,7 +91,7 @@ TEST_CASE("a kernel rate far below its siblings' is an outlier, a faster one is 
     g.pci_bus_id = "0000:0" + std::to_string(i) + ":00.0";
     KernelCheck c;
     c.precision = "bf16";
-    c.status = "passed";
+    c.status = StepStatus::passed;
     c.expected = true;
     c.tflops = i == 1 ? 420.0 : i == 2 ? 700.0 : 600.0;
     g.checks.push_back(c);

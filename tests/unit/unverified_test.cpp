@@ -112,11 +112,11 @@ TEST_CASE("kernel checks asked for and not run, or a required precision never te
   GpuKernelFacts g;
   KernelCheck bf16;
   bf16.precision = "bf16";
-  bf16.status = "passed";
+  bf16.status = StepStatus::passed;
   bf16.expected = true;
   KernelCheck fp8;
   fp8.precision = "fp8_e4m3";
-  fp8.status = "jit_failed";
+  fp8.status = StepStatus::jit_failed;
   fp8.expected = true;
   g.checks = {bf16, fp8};
   f.kernels->gpus.push_back(g);

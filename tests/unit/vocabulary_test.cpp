@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "facts/kernel_vocabulary.hpp"
 #include "facts/pci_vocabulary.hpp"
 #include "kernels/catalog.hpp"
 #include "matrix/precisions.hpp"
@@ -19,6 +20,22 @@ TEST_CASE("PCI vendors and kinds read back as written, other words are not read"
   CHECK_FALSE(pci_vendor_named("NVIDIA"));
   CHECK_FALSE(pci_kind_named(""));
   CHECK(pci_vendor_names() == "nvidia, amd");
+}
+
+TEST_CASE("kernel status words read back as written, other words are not read", "[vocabulary][kernels]") {
+  using S = StepStatus;
+  std::set<std::string> spelt;
+  for (auto s : {S::passed, S::failed, S::ran, S::jit_failed, S::launch_failed, S::timed_out, S::crashed, S::context_error,
+                 S::not_expected, S::not_implemented, S::skipped, S::not_run}) {
+    CHECK(step_status_named(to_string(s)) == s);
+    spelt.insert(std::string(to_string(s)));
+  }
+  CHECK(spelt.size() == 12);  // no two share a spelling
+  for (auto g : {GpuRunStatus::ran, GpuRunStatus::waived, GpuRunStatus::failed}) CHECK(gpu_run_status_named(to_string(g)) == g);
+  CHECK_FALSE(step_status_named("Passed"));
+  CHECK_FALSE(step_status_named("mismatch"));
+  CHECK_FALSE(gpu_run_status_named("passed"));
+  CHECK(gpu_run_status_names() == "ran, waived, failed");
 }
 
 TEST_CASE("scopes read back as written, and a subject sees the facts around it", "[vocabulary][rules]") {
