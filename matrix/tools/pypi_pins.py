@@ -9,7 +9,8 @@ is downloaded) and reads its Requires-Dist pins:
   vllm X          -> torch==Y            -> the CUDA of torch Y's default wheel
   torch Y         -> nvidia-cuda-runtime -> the CUDA the index's default wheel is built for
   jax-cudaNN-plugin Z -> jax-cudaNN-pjrt pin, and the CUDA / cuDNN floors of its
-                         [with-cuda] extra (nvidia-cuda-runtime, nvidia-cudnn)
+                         [with-cuda] extra (nvidia-cuda-runtime, nvidia-cudnn);
+                         the cuDNN floor is compared with the entry's `cudnn`
 
 and prints what it found beside what matrix/frameworks.json says, one line a
 release, with DIFF where they disagree or the matrix has no entry. It changes
@@ -92,21 +93,22 @@ def matrix_entries(framework):
         return [e for e in json.load(f)["frameworks"] if e["framework"] == framework]
 
 
-def matrix_cuda(framework, version):
-    """CUDA of the matrix's entries for this release (an entry "2.14" covers 2.14.x)."""
-    out = set()
-    for e in matrix_entries(framework):
-        if version == e["version"] or version.startswith(e["version"] + "."):
-            if e.get("cuda"):
-                out.add(e["cuda"])
-    return out
+def matrix_values(framework, version, field):
+    """`field` of the matrix's most specific entries for this release (an
+    entry "2.14" covers 2.14.x; "0.4.31" beats "0.4"), as the matrix's own
+    lookup orders them."""
+    covering = [e for e in matrix_entries(framework) if version == e["version"] or version.startswith(e["version"] + ".")]
+    if not covering:
+        return set()
+    most = max(len(e["version"].split(".")) for e in covering)
+    return {e[field] for e in covering if len(e["version"].split(".")) == most and e.get(field)}
 
 
-def line(package, version, derived, framework=None, cuda=None):
-    known = matrix_cuda(framework, version) if framework else set()
+def line(package, version, derived, framework=None, value=None, field="cuda"):
+    known = matrix_values(framework, version, field) if framework else set()
     verdict = ""
-    if framework and cuda:
-        verdict = "  same" if cuda in known else f"  DIFF: matrix has {sorted(known) or 'no entry'}"
+    if framework and value:
+        verdict = "  same" if value in known else f"  DIFF: matrix {field} {sorted(known) or 'no entry'}"
     print(f"{package:20} {version:12} {derived}{verdict}")
 
 
@@ -138,7 +140,8 @@ def main():
                     parts = [f"pjrt{pjrt[1]}{pjrt[2]}" if pjrt else "no pjrt pin",
                              f"CUDA runtime {rt[1]}{rt[2]}" if rt else "no CUDA runtime pin",
                              f"cuDNN {dnn[1]}{dnn[2]}" if dnn else "no cuDNN pin"]
-                    line(package, v, ", ".join(parts))
+                    # The matrix's cudnn is the build's; the pin is its floor.
+                    line(package, v, ", ".join(parts), package, major_minor(dnn[2]) if dnn else None, "cudnn")
             except (RuntimeError, subprocess.TimeoutExpired, KeyError, ValueError) as e:
                 print(f"{package:20} {v:12} could not read: {e}")
     return 0

@@ -64,6 +64,9 @@ struct FrameworkVariant {
   std::string variant;                      // "cu121", "rocm6.0", "cpu", "" when one build
   std::optional<std::string> cuda;          // "12.1"
   std::optional<std::string> rocm;          // "6.0"
+  // The cuDNN it was built with: it refuses another major or an older minor
+  // at start-up (XLA's and PyTorch's checks).
+  std::optional<std::string> cudnn;         // "9.8"
   std::vector<std::string> arch_list;       // compiled SASS: "5.0", "8.0", "9.0" (compute capabilities)
   std::vector<std::string> gfx_targets;     // a ROCm build's code objects: "gfx90a", "gfx942"
   std::optional<std::string> ptx;           // the compute capability PTX is embedded for, if any

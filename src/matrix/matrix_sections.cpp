@@ -68,6 +68,7 @@ FrameworkVariant read_framework_variant(ObjectReader& r) {
   r.defaulted_string("variant", v.variant, mv::variant);
   r.optional_string("cuda", v.cuda, mv::plain_version);
   r.optional_string("rocm", v.rocm, mv::plain_version);
+  r.optional_string("cudnn", v.cudnn, mv::plain_version);
   r.string_list("arch_list", v.arch_list, mv::compute_capability, false);
   r.string_list("gfx_targets", v.gfx_targets, mv::gfx_target, false);
   r.optional_string("ptx", v.ptx, mv::compute_capability);

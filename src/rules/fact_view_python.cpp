@@ -6,6 +6,7 @@
 #include "matrix/lookup.hpp"
 #include "rules/fact_view_parts.hpp"
 #include "util/paths.hpp"
+#include "util/python_name.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -35,6 +36,45 @@ CodeOnGpu code_on_gpu(const std::vector<std::string>& archs, const std::optional
   if (ptx)
     if (auto v = Version::parse(*ptx); v && *v <= gpu) c.ptx = true;
   return c;
+}
+
+// cuDNN: what a build was made with against what it will load, each at
+// major.minor, since XLA's and PyTorch's start-up checks accept a newer patch
+// (and a newer minor) of the same major and refuse anything else. What it
+// loads: what the deep probe saw loaded, else the environment's cuDNN wheel
+// for the build's CUDA major (a system cuDNN is not attributed).
+void cudnn_facts(const FrameworkBuild& fw, const FrameworkVariant* v, const PythonEnv& e, FactMap& out) {
+  auto major_minor = [](const std::string& text) -> std::optional<Version> {
+    auto parsed = Version::parse(text);
+    if (!parsed) return std::nullopt;
+    return Version::parse(std::to_string(parsed->major()) + "." + std::to_string(parsed->minor()));
+  };
+  auto put = [&](const char* key, const char* major_key, const std::string& text, const std::string& src) {
+    auto mm = major_minor(text);
+    if (!mm) return;
+    out[key] = F::of_version(mm->text(), src);
+    out[major_key] = F::of_number(static_cast<double>(mm->major()), src);
+  };
+  if (fw.cudnn) put("framework.cudnn_built", "framework.cudnn_built_major", *fw.cudnn, fw.source);
+  else if (v && v->cudnn)
+    put("framework.cudnn_built", "framework.cudnn_built_major", *v->cudnn,
+        "matrix: " + v->framework + " " + v->version + " (" + v->sources.front() + ")");
+  if (e.deep)
+    for (auto& d : e.deep->frameworks)
+      if (d.name == fw.name && d.cudnn_version) {
+        put("framework.cudnn_runtime", "framework.cudnn_runtime_major", *d.cudnn_version, "deep probe (" + e.interpreter + ")");
+        return;
+      }
+  auto cuda = out.find("framework.cuda");
+  if (cuda == out.end()) return;
+  auto cv = Version::parse(cuda->second.text);
+  if (!cv) return;
+  const std::string wheel = "nvidia-cudnn-cu" + std::to_string(cv->major());
+  for (auto& d : e.distributions)
+    if (normalize_dist_name(d.name) == wheel) {
+      put("framework.cudnn_runtime", "framework.cudnn_runtime_major", d.version, d.source);
+      return;
+    }
 }
 
 }  // namespace
@@ -144,6 +184,7 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
       if (d.fp32_matmul_looks_tf32) out["framework.fp32_matmul_looks_tf32"] = F::of_bool(*d.fp32_matmul_looks_tf32, src);
     }
   }
+  cudnn_facts(fw, v, e, out);
   if (auto it = out.find("framework.arch_list"); it != out.end()) {
     if (auto lo = arch_bound(it->second.items, false)) out["framework.arch_min"] = F::of_version(*lo, it->second.source);
     if (auto hi = arch_bound(it->second.items, true)) out["framework.arch_max"] = F::of_version(*hi, it->second.source);

@@ -174,6 +174,12 @@ void run_case(const json& c) {
     INFO("rule " << r.get<std::string>() << " should fire");
     CHECK(fired.count(r.get<std::string>()) == 1);
   }
+  // "not_fired": rules the case shows must stay quiet (a healthy variant
+  // whose other findings share their category).
+  for (auto& r : c.value("not_fired", json::array())) {
+    INFO("rule " << r.get<std::string>() << " should not fire");
+    CHECK(fired.count(r.get<std::string>()) == 0);
+  }
   // "errors": rules of the case that must fire as errors, not warnings.
   for (auto& r : c.value("errors", json::array())) {
     INFO("rule " << r.get<std::string>() << " should fire as an error");
