@@ -5,7 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "child_answer.hpp"
-#include "cuda_api.hpp"
+#include "host/cuda_driver_types.hpp"
+#include "host/cuda_entry_points.hpp"
 #include "host/dynamic_library.hpp"
 #include "host/symbol_table.hpp"
 #include "probe.hpp"
@@ -22,7 +23,7 @@ constexpr const char* kCallKey = "cuda-driver-api";
 
 struct Api {
 #define GPUCHECK_DECLARE(name, ret, params) ret(*name) params = nullptr;
-  GPUCHECK_CUDA_ENTRY_POINTS(GPUCHECK_DECLARE)
+  GPUCHECK_CUDA_QUERY_ENTRY_POINTS(GPUCHECK_DECLARE)
 #undef GPUCHECK_DECLARE
 };
 
@@ -34,7 +35,7 @@ std::string query_driver(const std::vector<std::string>& candidates) {
   out["library"] = lib->opened();
   Api api;
 #define GPUCHECK_SLOT(name, ret, params) SymbolSlot{#name, &api.name},
-  out["missing_symbols"] = resolve_symbols(*lib, {GPUCHECK_CUDA_ENTRY_POINTS(GPUCHECK_SLOT)});
+  out["missing_symbols"] = resolve_symbols(*lib, {GPUCHECK_CUDA_QUERY_ENTRY_POINTS(GPUCHECK_SLOT)});
 #undef GPUCHECK_SLOT
   if (!api.cuInit) return dump_json(out);
 

@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "host/cuda_entry_points.hpp"
+
 // The C ABI as cuda.h spells it.
 typedef int CUresult;
 typedef int CUdevice;
@@ -376,6 +378,12 @@ CUresult copy_string(const std::string& s, char* buf, int len) {
   if (enter(name, stub_answer_)) return stub_answer_
 
 extern "C" {
+// Declared from gpucheck's own list, so a definition below with another
+// signature than the callers' does not compile.
+#define FAKE_CUDA_PROTOTYPE(name, ret, params) __attribute__((visibility("default"))) ret name params;
+GPUCHECK_CUDA_QUERY_ENTRY_POINTS(FAKE_CUDA_PROTOTYPE)
+#undef FAKE_CUDA_PROTOTYPE
+
 
 __attribute__((visibility("default"))) CUresult cuInit(unsigned int flags) {
   FAKE_CUDA_ENTRY("cuInit");
@@ -478,7 +486,7 @@ __attribute__((visibility("default"))) CUresult cuDeviceGetPCIBusId(char* bus, i
 
 }  // extern "C"
 
-// --- The entry points of the kernel checks (src/kernels/driver_api.hpp) ---
+// --- The entry points of the kernel checks (GPUCHECK_CUDA_COMPUTE_ENTRY_POINTS) ---
 // Memory is host memory; a CUdeviceptr is its address. Nothing is computed:
 // a launch copies a file into an output buffer only when the description says
 // so, and takes virtual time that events report.
@@ -540,6 +548,12 @@ CUresult need_context() { return !g_initialized ? kNotInitialized : (g_context ?
   return r_
 
 extern "C" {
+// Declared from gpucheck's own list, so a definition below with another
+// signature than the callers' does not compile.
+#define FAKE_CUDA_PROTOTYPE(name, ret, params) __attribute__((visibility("default"))) ret name params;
+GPUCHECK_CUDA_COMPUTE_ENTRY_POINTS(FAKE_CUDA_PROTOTYPE)
+#undef FAKE_CUDA_PROTOTYPE
+
 
 __attribute__((visibility("default"))) CUresult cuDevicePrimaryCtxRetain(CUcontext* ctx, CUdevice dev) {
   FAKE_CUDA_ENTRY("cuDevicePrimaryCtxRetain");

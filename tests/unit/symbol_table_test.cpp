@@ -58,7 +58,7 @@ TEST_CASE("the kernel checks name every driver entry point a library lacks, in l
   CHECK_THAT(missing, Catch::StartsWith("cuInit, cuDriverGetVersion, cuGetErrorName, "));
   CHECK_THAT(missing, Catch::EndsWith(", cuEventElapsedTime, cuEventDestroy_v2"));
 #define GPUCHECK_COUNT(name, ret, params) +1
-  constexpr std::size_t kEntryPoints = 0 GPUCHECK_KERNEL_ENTRY_POINTS(GPUCHECK_COUNT);
+  constexpr std::size_t kEntryPoints = 0 GPUCHECK_CUDA_KERNEL_ENTRY_POINTS(GPUCHECK_COUNT);
 #undef GPUCHECK_COUNT
   CHECK(split(missing, ',').size() == kEntryPoints);
   CHECK(api.cuInit == nullptr);
