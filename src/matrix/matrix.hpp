@@ -28,6 +28,7 @@ struct GpuModel {
   std::map<std::string, double> tflops;           // "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8" (TOPS)
   bool data_center = false;                       // forward compatibility applies
   std::optional<std::string> nvlink;              // "NVLink 4, 900 GB/s"
+  std::optional<std::string> note;                // where the vendor's own figures disagree, which were kept
   std::vector<std::string> sources;               // URLs
 };
 

@@ -22,6 +22,7 @@ GpuModel read_gpu(ObjectReader& r) {
   r.number_map("tflops", g.tflops, mv::precision);
   r.boolean("data_center", g.data_center);
   r.optional_string("nvlink", g.nvlink, mv::non_empty);
+  r.optional_string("note", g.note, mv::non_empty);
   r.sources(g.sources);
   r.reject_unknown_keys();
   return g;
