@@ -13,6 +13,7 @@
 #include "cli/build_info.hpp"
 #include "cli/safe_output.hpp"
 #include "host/hosts.hpp"
+#include "host/own_env.hpp"
 #include "importers/import_report.hpp"
 #include "kernels/run.hpp"
 
@@ -30,10 +31,8 @@ bool GlobalOptions::use_color() const {
   if (color == "always") return true;
   if (color == "never") return false;
   // https://no-color.org: any non-empty NO_COLOR disables colour.
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color && *no_color) return false;
-  const char* term = std::getenv("TERM");
-  if (term && std::string(term) == "dumb") return false;
+  if (const auto no_color = own_env("NO_COLOR"); no_color && !no_color->empty()) return false;
+  if (own_env("TERM") == "dumb") return false;
   return ::isatty(STDOUT_FILENO) == 1;
 }
 
@@ -166,8 +165,8 @@ void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::K
 
 std::vector<std::string> GlobalOptions::matrix_layers() const {
   std::vector<std::string> out;
-  const char* dir = std::getenv("GPUCHECK_MATRIX_DIR");
-  const std::string system = dir && *dir ? dir : kSystemMatrixDir;
+  const auto dir = own_env("GPUCHECK_MATRIX_DIR");
+  const std::string system = dir && !dir->empty() ? *dir : kSystemMatrixDir;
   std::error_code ec;
   if (std::filesystem::is_directory(system, ec)) out.push_back(system);
   out.insert(out.end(), matrices.begin(), matrices.end());
@@ -185,10 +184,10 @@ std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
 }
 
 std::optional<Day> judgement_day_or_report() {
-  const char* given = std::getenv("GPUCHECK_TODAY");
-  if (!given || !*given) return today_utc();
-  if (auto d = parse_iso_date(given)) return d;
-  std::cerr << "gpucheck: GPUCHECK_TODAY=\"" << given << "\": expected a day as YYYY-MM-DD, like 2026-12-01 (or unset it)\n";
+  const auto given = own_env("GPUCHECK_TODAY");
+  if (!given || given->empty()) return today_utc();
+  if (auto d = parse_iso_date(*given)) return d;
+  std::cerr << "gpucheck: GPUCHECK_TODAY=\"" << *given << "\": expected a day as YYYY-MM-DD, like 2026-12-01 (or unset it)\n";
   return std::nullopt;
 }
 

@@ -4,12 +4,12 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "host/hosts.hpp"
+#include "host/own_env.hpp"
 #include "host/process.hpp"
 #include "util/strings.hpp"
 
@@ -38,11 +38,8 @@ Result<std::string> LiveHost::read_link(const std::string& path) const { return 
 Result<std::string> LiveHost::real_path(const std::string& path) const { return fs_.real_path(path); }
 bool LiveHost::exists(const std::string& path) const { return fs_.exists(path); }
 
-std::optional<std::string> LiveHost::env(const std::string& name) const {
-  const char* v = std::getenv(name.c_str());
-  if (!v) return std::nullopt;
-  return std::string(v);
-}
+// The live machine's environment is this process's own.
+std::optional<std::string> LiveHost::env(const std::string& name) const { return own_env(name); }
 
 Result<Uname> LiveHost::uname() const {
   struct utsname u {};
