@@ -6,7 +6,7 @@
 
 #include "child_answer.hpp"
 #include "host/cuda_driver_types.hpp"
-#include "host/cuda_entry_points.hpp"
+#include "host/cuda_devices.hpp"
 #include "host/dynamic_library.hpp"
 #include "host/symbol_table.hpp"
 #include "probe.hpp"
@@ -18,14 +18,7 @@ namespace gpucheck {
 namespace {
 
 using nlohmann::json;
-using namespace cuda;  // the entry-point list names CUresult, CUdevice, CUuuid
 constexpr const char* kCallKey = "cuda-driver-api";
-
-struct Api {
-#define GPUCHECK_DECLARE(name, ret, params) ret(*name) params = nullptr;
-  GPUCHECK_CUDA_QUERY_ENTRY_POINTS(GPUCHECK_DECLARE)
-#undef GPUCHECK_DECLARE
-};
 
 // Runs in the child. Prints one JSON object: the answers, or where it stopped.
 std::string query_driver(const std::vector<std::string>& candidates) {
@@ -33,7 +26,7 @@ std::string query_driver(const std::vector<std::string>& candidates) {
   auto lib = DynamicLibrary::open(candidates);
   if (!lib) return dump_json(json{{"load_error", lib.problem().detail}});
   out["library"] = lib->opened();
-  Api api;
+  cuda::QueryApi api;
 #define GPUCHECK_SLOT(name, ret, params) SymbolSlot{#name, &api.name},
   out["missing_symbols"] = resolve_symbols(*lib, {GPUCHECK_CUDA_QUERY_ENTRY_POINTS(GPUCHECK_SLOT)});
 #undef GPUCHECK_SLOT
@@ -46,43 +39,11 @@ std::string query_driver(const std::vector<std::string>& candidates) {
   if (api.cuGetErrorString && api.cuGetErrorString(init, &text) == 0 && text) out["init_message"] = text;
   int version = 0;
   if (api.cuDriverGetVersion && api.cuDriverGetVersion(&version) == 0 && version > 0) out["driver_version"] = version;
-  out["devices"] = json::array();
-  if (init != 0 || !api.cuDeviceGetCount || !api.cuDeviceGet) return dump_json(out);
-
-  int count = 0;
-  if (api.cuDeviceGetCount(&count) != 0) return dump_json(out);
-  for (int i = 0; i < count; ++i) {
-    cuda::CUdevice dev = 0;
-    if (api.cuDeviceGet(&dev, i) != 0) continue;
-    json d{{"ordinal", i}};
-    char buf[256] = {};
-    if (api.cuDeviceGetName && api.cuDeviceGetName(buf, sizeof buf - 1, dev) == 0) d["name"] = std::string(buf);
-    cuda::CUuuid uuid{};
-    if (api.cuDeviceGetUuid && api.cuDeviceGetUuid(&uuid, dev) == 0) {
-      // nvidia-smi's spelling: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
-      std::string s = "GPU-";
-      static const char* hex = "0123456789abcdef";
-      for (int b = 0; b < 16; ++b) {
-        if (b == 4 || b == 6 || b == 8 || b == 10) s += '-';
-        const auto byte = static_cast<unsigned char>(uuid.bytes[b]);
-        s += hex[byte >> 4];
-        s += hex[byte & 15];
-      }
-      d["uuid"] = s;
-    }
-    auto attr = [&](int which) -> std::optional<int> {
-      int v = 0;
-      if (api.cuDeviceGetAttribute && api.cuDeviceGetAttribute(&v, which, dev) == 0) return v;
-      return std::nullopt;
-    };
-    const auto major = attr(cuda::kAttrComputeCapabilityMajor), minor = attr(cuda::kAttrComputeCapabilityMinor);
-    if (major && minor) d["compute_capability"] = std::to_string(*major) + "." + std::to_string(*minor);
-    if (auto sm = attr(cuda::kAttrMultiprocessorCount)) d["sm_count"] = *sm;
-    std::size_t mem = 0;
-    if (api.cuDeviceTotalMem_v2 && api.cuDeviceTotalMem_v2(&mem, dev) == 0) d["memory_bytes"] = mem;
-    if (api.cuDeviceGetPCIBusId && api.cuDeviceGetPCIBusId(buf, sizeof buf - 1, dev) == 0) d["pci_bus_id"] = std::string(buf);
-    out["devices"].push_back(d);
+  if (init != 0) {
+    out["devices"] = json::array();
+    return dump_json(out);
   }
+  out.update(cuda::list_devices(api));
   return dump_json(out);
 }
 
@@ -150,6 +111,7 @@ void finish_cuda_driver_api(ProbeContext& ctx) {
                          (c.init_message ? ": " + *c.init_message : "")});
   if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) {
     for (auto& d : *devs) {
+      if (d.contains("error")) continue;  // cuDeviceGet refused it: nothing known of it but its number
       CudaDevice cd;
       cd.ordinal = answer_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
       cd.name = answer_field<std::string>(d, "name");

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "host/root_fs.hpp"
+#include "util/json_text.hpp"
 #include "util/strings.hpp"
 
 extern char** environ;
@@ -237,7 +238,10 @@ Result<CommandResult> run_process(const std::string& path, const std::vector<std
   return res;
 }
 
+namespace {
 
+// The setup every isolated child does first: its own group, a subreaper (what
+// daemonises stays below it), standard input and output on /dev/null.
 void enter_isolated_child() {
   ::setpgid(0, 0);
   ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
@@ -255,10 +259,6 @@ void leave_isolated_child() {
   while (::waitpid(-1, nullptr, 0) > 0) {}
 }
 
-void kill_isolated_child(int pid) { kill_tree(pid); }
-
-namespace {
-
 const std::string& self_executable() {
   static const std::string path = [] {
     std::error_code ec;
@@ -268,8 +268,7 @@ const std::string& self_executable() {
   return path;
 }
 
-}  // namespace
-
+// All of `text` to `fd` (a child's answer pipe), retrying on EINTR.
 void write_all(int fd, std::string_view text) {
   while (!text.empty()) {
     const ssize_t n = ::write(fd, text.data(), text.size());
@@ -278,6 +277,8 @@ void write_all(int fd, std::string_view text) {
     text.remove_prefix(static_cast<std::size_t>(n));
   }
 }
+
+}  // namespace
 
 Result<std::string> run_isolated(const IsolatedCall& call, Millis deadline) {
   std::vector<std::string> args{kIsolatedCallArg, call.key};
@@ -316,6 +317,81 @@ void serve_isolated_call(int argc, char** argv, const std::vector<IsolatedEntry>
   leave_isolated_child();
   write_all(answer, result);
   ::_exit(code);  // no static destructors or leak report: the answer is all this process says
+}
+
+
+ChildEnd run_streaming_child(const std::function<void(const LineSender&)>& body,
+                             const std::function<Millis(const std::string&)>& on_line, Millis first_line,
+                             Millis overall) {
+  Pipe answers;
+  if (!answers.open()) return {ChildEnd::How::not_started, -1, 0, std::string("pipe: ") + std::strerror(errno)};
+  const pid_t pid = ::fork();
+  if (pid < 0) return {ChildEnd::How::not_started, -1, 0, std::string("fork: ") + std::strerror(errno)};
+  if (pid == 0) {
+    enter_isolated_child();
+    answers.close_read();
+    int code = 0;
+    try {
+      body([&](const std::string& line) { write_all(answers.fd[1], line + "\n"); });
+    } catch (const std::exception& e) {
+      write_all(answers.fd[1], dump_json(nlohmann::json{{"child_exception", e.what()}}) + "\n");
+      code = 3;
+    }
+    leave_isolated_child();
+    ::_exit(code);  // no atexit handlers or static destructors in the child
+  }
+  ::setpgid(pid, pid);
+  answers.close_write();
+  const auto end_all = Clock::now() + overall;
+  auto end_line = std::min(end_all, Clock::now() + first_line);
+  Millis waited_for = first_line;
+  std::string buf;
+  bool timed_out = false;
+  char chunk[4096];
+  while (true) {
+    const int left = remaining_ms(end_line);
+    if (left == 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{answers.fd[0], POLLIN, 0};
+    const int r = ::poll(&p, 1, left);
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) continue;  // the loop top decides
+    const ssize_t n = ::read(answers.fd[0], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EOF: the child is gone (or closed its end)
+    buf.append(chunk, static_cast<std::size_t>(n));
+    std::size_t nl;
+    while ((nl = buf.find('\n')) != std::string::npos) {
+      const std::string line = buf.substr(0, nl);
+      buf.erase(0, nl + 1);
+      waited_for = on_line(line);
+      end_line = std::min(end_all, Clock::now() + waited_for);
+    }
+  }
+  answers.close_read();
+  ChildEnd end;
+  if (timed_out) {
+    kill_tree(pid);
+    ::waitpid(pid, nullptr, 0);
+    end.how = ChildEnd::How::timed_out;
+    end.detail = "no answer within " + std::to_string(waited_for.count()) + " ms; the child was killed";
+    return end;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid, SIGKILL);  // anything it left behind in its group
+  if (WIFSIGNALED(status)) {
+    end.how = ChildEnd::How::signaled;
+    end.signal = WTERMSIG(status);
+    end.detail = signal_name(end.signal);
+  } else {
+    end.exit_code = WEXITSTATUS(status);
+    end.detail = "exit code " + std::to_string(end.exit_code);
+  }
+  return end;
 }
 
 }  // namespace gpucheck

@@ -2,6 +2,7 @@
 // and driver calls in a child process, so a hang or crash never reaches us.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,14 +41,27 @@ Result<std::string> run_isolated(const IsolatedCall& call, Millis deadline);
 // output is the report's, so a library that prints must not reach it.
 void serve_isolated_call(int argc, char** argv, const std::vector<IsolatedEntry>& entries);
 
-// For a forked child that runs kernel checks (kernels/child.cpp): the same
-// setup first, the same cleanup before _exit, and from the parent the kill
-// of the child and all it started.
-void enter_isolated_child();
-// Writes all of `text` to `fd` (a child's answer pipe), retrying on EINTR.
-void write_all(int fd, std::string_view text);
-void leave_isolated_child();
-void kill_isolated_child(int pid);
+// How a watched child ended.
+struct ChildEnd {
+  enum class How { exited, signaled, timed_out, not_started } how = How::exited;
+  int exit_code = 0;
+  int signal = 0;
+  std::string detail;  // in words: "no answer within 10000 ms; the child was killed", "signal 11 (Segmentation fault)"
+};
+
+// A forked child that streams its answers one line at a time, for the kernel
+// checks: each step gets its own deadline, and the lines written before a
+// hang or crash survive it (run_isolated returns only a whole answer). It
+// forks, so call it only with no other thread alive (the kernel checks run
+// after the probes). The child is set up and cleaned up as run_isolated's,
+// in its own process group; `body` gets a function that sends one line. The
+// parent calls `on_line` for each line; its return value is the time the
+// child has for the next one. A child silent past that, or past `overall`,
+// is killed with everything it started.
+using LineSender = std::function<void(const std::string&)>;
+ChildEnd run_streaming_child(const std::function<void(const LineSender&)>& body,
+                             const std::function<Millis(const std::string&)>& on_line, Millis first_line,
+                             Millis overall);
 
 // Looks `name` up in a PATH-style list of directories, inside `root`.
 std::optional<std::string> find_program(const std::string& name, const std::string& path_list,

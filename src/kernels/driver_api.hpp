@@ -8,7 +8,7 @@
 #include <string>
 
 #include "host/cuda_driver_types.hpp"
-#include "host/cuda_entry_points.hpp"
+#include "host/cuda_devices.hpp"
 #include "host/dynamic_library.hpp"
 #include "host/symbol_table.hpp"
 #include "util/strings.hpp"
@@ -40,16 +40,11 @@ inline constexpr CUjit_option kJitInfoLogBufferSize = 4;
 inline constexpr CUjit_option kJitErrorLogBuffer = 5;
 inline constexpr CUjit_option kJitErrorLogBufferSize = 6;
 
-struct Api {
+// The queries (with error_name) of the driver probe, and the compute calls.
+struct Api : cuda::QueryApi {
 #define GPUCHECK_DECLARE(name, ret, params) ret(*name) params = nullptr;
-  GPUCHECK_CUDA_KERNEL_ENTRY_POINTS(GPUCHECK_DECLARE)
+  GPUCHECK_CUDA_COMPUTE_ENTRY_POINTS(GPUCHECK_DECLARE)
 #undef GPUCHECK_DECLARE
-  // "CUDA_ERROR_ILLEGAL_ADDRESS", or the number when the driver cannot name it.
-  std::string error_name(CUresult r) const {
-    const char* s = nullptr;
-    if (cuGetErrorName && cuGetErrorName(r, &s) == 0 && s) return s;
-    return "CUresult " + std::to_string(r);
-  }
 };
 
 // Resolves every entry point; the names it could not find, comma-separated.

@@ -279,7 +279,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
       return;
     }
     const ChildEnd how = run_streaming_child(
-        [&](const LineSink& sink) { session_run(req.libcuda, ordinal, remaining, plan.session, sink); },
+        [&](const LineSender& sink) { session_run(req.libcuda, ordinal, remaining, plan.session, sink); },
         [&](const std::string& line) -> Millis {
           json j = json::parse(line, nullptr, false);
           if (j.is_discarded()) return req.step_timeout;
@@ -410,7 +410,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
   json listing;
   std::string line_seen;
   const ChildEnd how = run_streaming_child(
-      [&](const LineSink& sink) { session_enumerate(req.libcuda, sink); },
+      [&](const LineSender& sink) { session_enumerate(req.libcuda, sink); },
       [&](const std::string& line) {
         line_seen = line;
         return req.first_line;

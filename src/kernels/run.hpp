@@ -11,7 +11,7 @@
 
 #include "facts/facts.hpp"
 #include "facts/kernel_facts.hpp"
-#include "kernels/child.hpp"
+#include "host/process.hpp"
 #include "kernels/session.hpp"
 #include "matrix/matrix.hpp"
 

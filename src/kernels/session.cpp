@@ -243,7 +243,7 @@ void run_kernel(const Device& d, const KernelSpec& asked, const SessionOptions& 
 // for o.sustained_s seconds; per interval of about o.sample_s, the rate from
 // CUDA events and one NVML reading, written as it is taken so a later hang
 // does not lose it.
-void run_sustained(const Device& d, const KernelSpec& asked, const SessionOptions& o, const LineSink& out,
+void run_sustained(const Device& d, const KernelSpec& asked, const SessionOptions& o, const LineSender& out,
                    json& result) {
   using WallClock = std::chrono::steady_clock;
   const Api& api = d.api;
@@ -368,52 +368,17 @@ std::optional<DynamicLibrary> load(const std::vector<std::string>& candidates, A
 
 }  // namespace
 
-void session_enumerate(const std::vector<std::string>& candidates, const LineSink& out) {
+void session_enumerate(const std::vector<std::string>& candidates, const LineSender& out) {
   json j;
   Api api;
-  auto lib = load(candidates, api, j);
+  const auto lib = load(candidates, api, j);  // open while the driver is asked
   if (!lib) return out(dump_json(j));
-  int count = 0;
-  j["devices"] = json::array();
-  if (const CUresult r = api.cuDeviceGetCount(&count); r != 0) {
-    j["count_error"] = api.error_name(r);
-    return out(dump_json(j));
-  }
-  for (int i = 0; i < count; ++i) {
-    CUdevice dev = 0;
-    json d{{"ordinal", i}};
-    if (const CUresult r = api.cuDeviceGet(&dev, i); r != 0) {
-      d["error"] = api.error_name(r);
-      j["devices"].push_back(d);
-      continue;
-    }
-    char buf[256] = {};
-    if (api.cuDeviceGetName(buf, sizeof buf - 1, dev) == 0) d["name"] = std::string(buf);
-    CUuuid uuid{};
-    if (api.cuDeviceGetUuid(&uuid, dev) == 0) {
-      std::string s = "GPU-";
-      static const char* hex = "0123456789abcdef";
-      for (int b = 0; b < 16; ++b) {
-        if (b == 4 || b == 6 || b == 8 || b == 10) s += '-';
-        const auto byte = static_cast<unsigned char>(uuid.bytes[b]);
-        s += hex[byte >> 4];
-        s += hex[byte & 15];
-      }
-      d["uuid"] = s;
-    }
-    int major = 0, minor = 0, sms = 0;
-    if (api.cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor, dev) == 0 &&
-        api.cuDeviceGetAttribute(&minor, kAttrComputeCapabilityMinor, dev) == 0)
-      d["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
-    if (api.cuDeviceGetAttribute(&sms, kAttrMultiprocessorCount, dev) == 0) d["sm_count"] = sms;
-    if (api.cuDeviceGetPCIBusId(buf, sizeof buf - 1, dev) == 0) d["pci_bus_id"] = std::string(buf);
-    j["devices"].push_back(d);
-  }
+  j.update(cuda::list_devices(api));
   out(dump_json(j));
 }
 
 void session_run(const std::vector<std::string>& candidates, int ordinal, const std::vector<std::string>& steps,
-                 const SessionOptions& opts, const LineSink& out) {
+                 const SessionOptions& opts, const LineSender& out) {
   json head;
   Api api;
   auto lib = load(candidates, api, head);

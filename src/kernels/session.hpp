@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace gpucheck::kernels {
+#include "host/process.hpp"
 
-using LineSink = std::function<void(const std::string&)>;
+namespace gpucheck::kernels {
 
 struct SessionOptions {
   int tiles = 8;                         // warps (and distinct tiles) of the correctness run
@@ -33,14 +33,14 @@ struct SessionOptions {
 };
 
 // {"library":…, "driver_version":12020, "init_code":0, "devices":[…]} or {"load_error":…}.
-void session_enumerate(const std::vector<std::string>& candidates, const LineSink& out);
+void session_enumerate(const std::vector<std::string>& candidates, const LineSender& out);
 
 // For each step (a kernel entry name, "bandwidth" or "sustained"): {"start":step}
 // then {"step":step, "result":{…}}; the sustained step writes {"telemetry":why}
 // when NVML cannot be used and {"sample":{…}} lines in between. Stops after a
 // result with "context_error":true.
 void session_run(const std::vector<std::string>& candidates, int ordinal, const std::vector<std::string>& steps,
-                 const SessionOptions& opts, const LineSink& out);
+                 const SessionOptions& opts, const LineSender& out);
 
 // The word of the copy check's data at 32-bit index i.
 inline std::uint32_t copy_pattern(std::uint64_t i) {

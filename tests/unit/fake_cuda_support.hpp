@@ -77,15 +77,17 @@ inline std::string expected_bytes(const kernels::KernelSpec& k, const kernels::S
   return out;
 }
 
-// A kernel-check request against the fake libcuda, small and quick: short
-// watchdogs, small copies.
+// A kernel-check request against the fake libcuda, small and quick: small
+// copies, and a step watchdog long enough for the CPU work of a tcgen05
+// step under ASan at -O0 on a loaded 2-core machine (over 1.5 s, measured);
+// a test of the watchdog sets its own.
 inline kernels::KernelRequest fake_request(std::vector<std::string> precisions) {
   kernels::KernelRequest r;
   r.libcuda = {std::string(GPUCHECK_FAKE_CUDA_DIR) + "/libcuda.so.1"};
   r.precisions = std::move(precisions);
-  r.step_timeout = kernels::Millis(1500);
-  r.first_line = kernels::Millis(5000);
-  r.overall = kernels::Millis(30000);
+  r.step_timeout = Millis(10000);
+  r.first_line = Millis(5000);
+  r.overall = Millis(30000);
   r.session.copy_bytes = 64 * 1024;
   r.session.host_chunk = 16 * 1024;
   return r;

@@ -161,8 +161,10 @@ TEST_CASE("kernels: a launch failure is reported and the next check runs in a fr
 
 TEST_CASE("kernels: a kernel that never finishes is killed by the watchdog", "[kernels][fake_cuda]") {
   FakeDriver s(kFakeH100 + "kernel gpucheck_wgmma_bf16_m64n256k16 hang=1\n");
+  KernelRequest req = fake_request({"bf16", "fp16"});
+  req.step_timeout = Millis(1500);
   const auto start = std::chrono::steady_clock::now();
-  const KernelFacts f = run_kernel_checks(fake_request({"bf16", "fp16"}));
+  const KernelFacts f = run_kernel_checks(req);
   const auto took = std::chrono::steady_clock::now() - start;
   const auto& c = check(f, "bf16");
   CHECK(to_string(c.status) == "timed_out");
