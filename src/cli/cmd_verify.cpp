@@ -10,6 +10,7 @@
 #include "importers/import_report.hpp"
 #include "lock/fleet.hpp"
 #include "lock/lockfile.hpp"
+#include "report/verify_report.hpp"
 #include "util/parallel.hpp"
 
 namespace gpucheck {
@@ -30,21 +31,6 @@ LockContext verify_context() {
     return LockContext{GPUCHECK_VERSION, k ? std::optional<std::string>(k->matrix.version) : std::nullopt, std::nullopt};
   }();
   return ctx;
-}
-
-void print_findings(const std::string& lock_name, const std::vector<Finding>& findings) {
-  const int errors = count(findings, Severity::error);
-  if (findings.empty()) {
-    std::cout << "verify " << lock_name << ": no drift\n";
-    return;
-  }
-  std::cout << "verify " << lock_name << ": " << errors << (errors == 1 ? " drift" : " drifts") << " breaking the lock, "
-            << findings.size() - static_cast<std::size_t>(errors) << " within policy\n";
-  for (const auto& f : findings) {
-    std::cout << "  " << (f.severity == Severity::error ? "error" : "info ") << "  [" << f.rule << "] " << f.message << "\n";
-    if (!f.evidence.empty()) std::cout << "         found in: " << f.evidence.front().source << "\n";
-    if (!f.fix.empty()) std::cout << "         fix: " << f.fix << "\n";
-  }
 }
 
 std::vector<std::string> report_files(const std::vector<std::string>& args, std::vector<std::string>& missing) {
@@ -104,7 +90,7 @@ int run_verify(const GlobalOptions& g, const VerifyArgs& a) {
     auto facts = acquire_facts(g, g.probe_options());
     if (!facts) return kExitUsage;
     const auto findings = compare_lock(*pinned, lock_from_facts(*facts, verify_context()));
-    print_findings(a.lock, findings);
+    std::cout << render_verify(a.lock, findings);
     return has_errors(findings) ? kExitFindings : kExitOk;
   }
   std::vector<std::string> missing;

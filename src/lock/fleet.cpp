@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include "util/strings.hpp"
 
 namespace gpucheck {
 
@@ -44,32 +43,6 @@ std::vector<DriftGroup> group_by_drift(const std::vector<FleetNode>& nodes) {
   });
   for (auto& [k, g] : unreadable) out.push_back(std::move(g));
   for (auto& g : out) std::sort(g.nodes.begin(), g.nodes.end());
-  return out;
-}
-
-std::string render_fleet(const std::vector<DriftGroup>& groups, std::size_t total, const std::string& lock_name) {
-  std::size_t drifted = 0, bad = 0;
-  for (const auto& g : groups) {
-    if (g.unreadable) bad += g.nodes.size();
-    else if (!g.drifts.empty()) drifted += g.nodes.size();
-  }
-  std::string out = "verify: " + std::to_string(total) + " reports against " + lock_name + ": " +
-                    std::to_string(total - drifted - bad) + " match, " + std::to_string(drifted) + " drifted" +
-                    (bad ? ", " + std::to_string(bad) + " unreadable" : "") + "\n";
-  for (const auto& g : groups) {
-    out += "\n";
-    const std::string n = std::to_string(g.nodes.size()) + (g.nodes.size() == 1 ? " node" : " nodes");
-    if (g.unreadable) {
-      out += n + " unreadable: " + *g.unreadable + "\n";
-    } else if (g.drifts.empty()) {
-      out += n + ": no drift\n";
-      continue;  // the healthy majority: a count is enough
-    } else {
-      out += n + " with " + std::to_string(g.drifts.size()) + (g.drifts.size() == 1 ? " drift:\n" : " drifts:\n");
-      for (const auto& d : g.drifts) out += "  " + d + "\n";
-    }
-    out += "  nodes: " + join(g.nodes, " ") + "\n";
-  }
   return out;
 }
 

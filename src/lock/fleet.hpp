@@ -1,5 +1,5 @@
 // Many hosts against one lock: nodes grouped by the drift they share, so a
-// fleet of a thousand reads as a handful of lines.
+// fleet of a thousand reads as a handful of lines (report/verify_report.hpp).
 #pragma once
 
 #include <optional>
@@ -26,7 +26,5 @@ struct DriftGroup {
 // Groups by the set of error drifts (within-policy moves do not split a
 // group). Order: no drift first, then larger groups, then by text; nodes by name.
 std::vector<DriftGroup> group_by_drift(const std::vector<FleetNode>& nodes);
-
-std::string render_fleet(const std::vector<DriftGroup>& groups, std::size_t total, const std::string& lock_name);
 
 }  // namespace gpucheck

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "lock/fleet.hpp"
+#include "report/verify_report.hpp"
 #include "lock/lockfile.hpp"
 #include "rules/knowledge.hpp"
 
