@@ -47,7 +47,7 @@ std::string describe_condition(const Condition& c) {
   }
   std::string rhs;
   if (c.other) rhs = *c.other;
-  else if (c.op == "in" || c.op == "not_in") {
+  else if (c.op == Op::in || c.op == Op::not_in) {
     std::vector<std::string> vs;
     for (auto& v : c.values) vs.push_back(quoted(v, c));
     rhs = '[';
@@ -56,7 +56,7 @@ std::string describe_condition(const Condition& c) {
   } else if (!c.values.empty()) {
     rhs = quoted(c.values.front(), c);
   }
-  return c.fact + " " + c.op + (rhs.empty() ? "" : " " + rhs);
+  return c.fact + " " + std::string(to_string(c.op)) + (rhs.empty() ? "" : " " + rhs);
 }
 
 std::string render_rules_markdown(const Knowledge& k) {

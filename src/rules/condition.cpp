@@ -8,6 +8,7 @@
 #include "matrix/object_reader.hpp"
 #include "rules/fact_catalogue.hpp"
 #include "util/strings.hpp"
+#include "util/word_table.hpp"
 #include "util/version.hpp"
 
 namespace gpucheck {
@@ -16,31 +17,49 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kOrderOps[] = {"<", "<=", ">", ">="};
-constexpr const char* kAllOps[] = {"==", "!=", "<", "<=", ">", ">=", "in", "not_in", "contains", "not_contains",
-                                   "prefix", "present", "absent", "empty", "not_empty"};
+constexpr Word<Op> kOps[] = {
+    {Op::eq, "=="},       {Op::ne, "!="},         {Op::lt, "<"},         {Op::le, "<="},
+    {Op::gt, ">"},        {Op::ge, ">="},         {Op::in, "in"},        {Op::not_in, "not_in"},
+    {Op::contains, "contains"}, {Op::not_contains, "not_contains"},   {Op::prefix, "prefix"},
+    {Op::present, "present"},   {Op::absent, "absent"}, {Op::empty, "empty"}, {Op::not_empty, "not_empty"}};
 
-bool is_one_of(std::string_view op, std::initializer_list<const char*> ops) {
-  return std::any_of(ops.begin(), ops.end(), [&](const char* o) { return op == o; });
-}
-bool is_order(std::string_view op) {
-  return std::any_of(std::begin(kOrderOps), std::end(kOrderOps), [&](const char* o) { return op == o; });
-}
+bool is_one_of(Op op, std::initializer_list<Op> ops) { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
+bool is_order(Op op) { return is_one_of(op, {Op::lt, Op::le, Op::gt, Op::ge}); }
 
 // Which operators each kind of fact allows.
-bool op_allowed(FactKind k, std::string_view op) {
-  if (is_one_of(op, {"present", "absent"})) return true;
+bool op_allowed(FactKind k, Op op) {
+  if (is_one_of(op, {Op::present, Op::absent})) return true;
   switch (k) {
     case FactKind::version:
-    case FactKind::number: return is_one_of(op, {"==", "!=", "in", "not_in"}) || is_order(op);
-    case FactKind::text: return is_one_of(op, {"==", "!=", "in", "not_in", "prefix"});
-    case FactKind::boolean: return is_one_of(op, {"==", "!="});
-    case FactKind::list: return is_one_of(op, {"contains", "not_contains", "empty", "not_empty"});
+    case FactKind::number: return is_one_of(op, {Op::eq, Op::ne, Op::in, Op::not_in}) || is_order(op);
+    case FactKind::text: return is_one_of(op, {Op::eq, Op::ne, Op::in, Op::not_in, Op::prefix});
+    case FactKind::boolean: return is_one_of(op, {Op::eq, Op::ne});
+    case FactKind::list: return is_one_of(op, {Op::contains, Op::not_contains, Op::empty, Op::not_empty});
   }
   return false;
 }
 
-bool needs_value(std::string_view op) { return !is_one_of(op, {"present", "absent", "empty", "not_empty"}); }
+bool needs_value(Op op) { return !is_one_of(op, {Op::present, Op::absent, Op::empty, Op::not_empty}); }
+
+// What a value is compared as: the fact's own kind; for a list, an item,
+// which is text or, when it reads as one, a version ("8.6" in an arch list).
+FactKind operand_kind(FactKind fact_kind) { return fact_kind == FactKind::list ? FactKind::version : fact_kind; }
+
+// A value as a fact of kind `k` holds it, parsed once.
+FactValue operand(FactKind k, const std::string& text) {
+  if (k == FactKind::version) return FactValue::of_version(text, "");
+  if (k == FactKind::number) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str()) return FactValue::of_number(v, "");
+  }
+  return FactValue::of_text(text, "");
+}
+
+void type_operands(Condition& c, FactKind fact_kind) {
+  c.operands.clear();
+  for (const auto& v : c.values) c.operands.push_back(operand(operand_kind(fact_kind), v));
+}
 
 // The text of a JSON scalar as a condition value, checked against the fact's kind.
 std::optional<std::string> value_text(const json& v, FactKind k, std::string& why) {
@@ -71,8 +90,9 @@ void parse_compare(Condition& c, const json& j, const std::string& where, Scope 
   auto bad = [&](const std::string& at, std::string detail) {
     problems.push_back(Problem{Reason::malformed, where + at, std::move(detail)});
   };
+  constexpr std::string_view kKeys[] = {"fact", "op", "value", "values", "other"};
   for (auto& [key, _] : j.items())
-    if (!is_one_of(key, {"fact", "op", "value", "values", "other"}))
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
       bad("/" + key, "unknown key \"" + key + "\" in a comparison (allowed: fact, op, value, values, other)");
   if (!j.contains("fact") || !j["fact"].is_string()) return bad("/fact", "expected the name of a fact (a string)");
   c.fact = j["fact"].get<std::string>();
@@ -82,16 +102,17 @@ void parse_compare(Condition& c, const json& j, const std::string& where, Scope 
     return bad("/fact", "fact \"" + c.fact + "\" belongs to scope \"" + std::string(to_string(spec->scope)) +
                             "\", which a rule of scope \"" + std::string(to_string(scope)) + "\" does not see");
   if (!j.contains("op") || !j["op"].is_string()) return bad("/op", "expected an operator (a string)");
-  c.op = j["op"].get<std::string>();
-  if (std::find_if(std::begin(kAllOps), std::end(kAllOps), [&](const char* o) { return c.op == o; }) == std::end(kAllOps))
-    return bad("/op", "unknown operator \"" + c.op + "\"");
+  const std::string op_text = j["op"].get<std::string>();
+  const auto op = value_named(kOps, op_text);
+  if (!op) return bad("/op", "unknown operator \"" + op_text + "\"");
+  c.op = *op;
   if (!op_allowed(spec->kind, c.op))
-    return bad("/op", "operator \"" + c.op + "\" does not apply to " + std::string(to_string(spec->kind)) + " fact \"" +
+    return bad("/op", "operator \"" + op_text + "\" does not apply to " + std::string(to_string(spec->kind)) + " fact \"" +
                           c.fact + "\"");
-  const bool list_op = c.op == "in" || c.op == "not_in";
+  const bool list_op = c.op == Op::in || c.op == Op::not_in;
   if (!needs_value(c.op)) {
     if (j.contains("value") || j.contains("values") || j.contains("other"))
-      bad("", "operator \"" + c.op + "\" takes no value");
+      bad("", "operator \"" + op_text + "\" takes no value");
     return;
   }
   const FactKind value_kind = spec->kind == FactKind::list ? FactKind::text : spec->kind;
@@ -107,98 +128,118 @@ void parse_compare(Condition& c, const json& j, const std::string& where, Scope 
                                  (value_kind == FactKind::text && o->kind == FactKind::version) ||
                                  (value_kind == FactKind::version && o->kind == FactKind::text));
     if (!fits) bad("/other", "fact \"" + *c.other + "\" (" + std::string(to_string(o->kind)) + ") cannot be compared with \"" +
-                             c.fact + "\" by \"" + c.op + "\"");
+                             c.fact + "\" by \"" + op_text + "\"");
     return;
   }
   std::string why;
   if (list_op) {
     if (!j.contains("values") || !j["values"].is_array() || j["values"].empty())
-      return bad("/values", "operator \"" + c.op + "\" needs \"values\": a non-empty array");
+      return bad("/values", "operator \"" + op_text + "\" needs \"values\": a non-empty array");
     for (std::size_t i = 0; i < j["values"].size(); ++i) {
       auto t = value_text(j["values"][i], value_kind, why);
       if (!t) bad("/values/" + std::to_string(i), why + ", found " + describe_json(j["values"][i]));
       else c.values.push_back(*t);
     }
-    return;
+    return type_operands(c, spec->kind);
   }
-  if (!j.contains("value")) return bad("/value", "operator \"" + c.op + "\" needs a \"value\" or an \"other\" fact");
+  if (!j.contains("value")) return bad("/value", "operator \"" + op_text + "\" needs a \"value\" or an \"other\" fact");
   auto t = value_text(j["value"], value_kind, why);
   if (!t) return bad("/value", why + ", found " + describe_json(j["value"]));
   c.values.push_back(*t);
+  type_operands(c, spec->kind);
 }
 
-// Orders two values of one kind; nullopt when either does not parse.
-std::optional<int> order(FactKind k, const std::string& a, const std::string& b) {
-  if (k == FactKind::number) {
-    char* end = nullptr;
-    const double x = std::strtod(a.c_str(), &end);
-    const double y = std::strtod(b.c_str(), nullptr);
-    if (end == a.c_str()) return std::nullopt;
-    return x < y ? -1 : x > y ? 1 : 0;
+// Orders a fact and a value typed as its kind; nullopt when either is not
+// one (a version that does not parse).
+std::optional<int> order(const FactValue& a, const FactValue& b) {
+  if (a.kind == FactKind::number) {
+    if (b.kind != FactKind::number) return std::nullopt;
+    return a.number < b.number ? -1 : a.number > b.number ? 1 : 0;
   }
-  if (k == FactKind::version) {
-    auto x = Version::parse(a), y = Version::parse(b);
-    if (!x || !y) return std::nullopt;
-    const auto o = *x <=> *y;
+  if (a.kind == FactKind::version) {
+    if (!a.version || !b.version) return std::nullopt;
+    const auto o = *a.version <=> *b.version;
     return o < 0 ? -1 : o > 0 ? 1 : 0;
   }
-  return a == b ? 0 : 1;
+  return a.text == b.text ? 0 : 1;
 }
 
 // Equality as the kind means it: 12.2 == 12.2.0, 8.6 in ["8.6"].
-bool same(FactKind k, const std::string& a, const std::string& b) {
-  if (k == FactKind::version || k == FactKind::number) {
-    auto o = order(k, a, b);
-    return o && *o == 0;
-  }
-  return a == b;
+bool same(const FactValue& a, const FactValue& b) {
+  const auto o = order(a, b);
+  return o && *o == 0;
 }
 
-bool list_has(const std::vector<std::string>& items, const std::string& v) {
-  return std::any_of(items.begin(), items.end(), [&](auto& i) {
-    if (i == v) return true;
-    auto x = Version::parse(i), y = Version::parse(v);
-    return x && y && x->suffix().empty() && y->suffix().empty() && *x == *y;
-  });
+// An item equal as text, or as a version without a suffix ("8.6" holds 8.6.0).
+bool list_has(const FactValue& list, const FactValue& v) {
+  for (std::size_t i = 0; i < list.items.size(); ++i) {
+    if (list.items[i] == v.text) return true;
+    const auto& x = list.item_versions[i];
+    if (x && v.version && x->suffix().empty() && v.version->suffix().empty() && *x == *v.version) return true;
+  }
+  return false;
 }
 
 Tri from_bool(bool b) { return b ? Tri::yes : Tri::no; }
 
 Tri compare(const Condition& c, const FactMap& facts) {
   auto it = facts.find(c.fact);
-  if (c.op == "present") return from_bool(it != facts.end());
-  if (c.op == "absent") return from_bool(it == facts.end());
+  if (c.op == Op::present) return from_bool(it != facts.end());
+  if (c.op == Op::absent) return from_bool(it == facts.end());
   if (it == facts.end()) return Tri::unknown;
   const FactValue& f = it->second;
-  if (c.op == "empty") return from_bool(f.items.empty());
-  if (c.op == "not_empty") return from_bool(!f.items.empty());
-  std::vector<std::string> values = c.values;
+  if (c.op == Op::empty) return from_bool(f.items.empty());
+  if (c.op == Op::not_empty) return from_bool(!f.items.empty());
+  const std::vector<FactValue>* values = &c.operands;
+  std::vector<FactValue> of_other;
   if (c.other) {
     auto o = facts.find(*c.other);
     if (o == facts.end()) return Tri::unknown;
-    values = o->second.kind == FactKind::list ? o->second.items : std::vector<std::string>{o->second.text};
+    const FactKind k = operand_kind(f.kind);
+    if (o->second.kind == FactKind::list)
+      for (const auto& item : o->second.items) of_other.push_back(operand(k, item));
+    else
+      of_other.push_back(o->second.kind == k ? o->second : operand(k, o->second.text));
+    values = &of_other;
   }
-  if (c.op == "in" || c.op == "not_in") {
-    const bool in = std::any_of(values.begin(), values.end(), [&](auto& v) { return same(f.kind, f.text, v); });
-    return from_bool(c.op == "in" ? in : !in);
+  if (c.op == Op::in || c.op == Op::not_in) {
+    const bool in = std::any_of(values->begin(), values->end(), [&](const FactValue& v) { return same(f, v); });
+    return from_bool(c.op == Op::in ? in : !in);
   }
-  if (values.empty()) return Tri::unknown;
-  const std::string& v = values.front();
-  if (c.op == "contains") return from_bool(list_has(f.items, v));
-  if (c.op == "not_contains") return from_bool(!list_has(f.items, v));
-  if (c.op == "prefix") return from_bool(starts_with(f.text, v));
-  if (c.op == "==") return from_bool(same(f.kind, f.text, v));
-  if (c.op == "!=") return from_bool(!same(f.kind, f.text, v));
-  const auto o = order(f.kind, f.text, v);
+  if (values->empty()) return Tri::unknown;
+  const FactValue& v = values->front();
+  switch (c.op) {
+    case Op::contains: return from_bool(list_has(f, v));
+    case Op::not_contains: return from_bool(!list_has(f, v));
+    case Op::prefix: return from_bool(starts_with(f.text, v.text));
+    case Op::eq: return from_bool(same(f, v));
+    case Op::ne: return from_bool(!same(f, v));
+    default: break;
+  }
+  const auto o = order(f, v);
   if (!o) return Tri::unknown;
-  if (c.op == "<") return from_bool(*o < 0);
-  if (c.op == "<=") return from_bool(*o <= 0);
-  if (c.op == ">") return from_bool(*o > 0);
-  if (c.op == ">=") return from_bool(*o >= 0);
-  return Tri::unknown;
+  switch (c.op) {
+    case Op::lt: return from_bool(*o < 0);
+    case Op::le: return from_bool(*o <= 0);
+    case Op::gt: return from_bool(*o > 0);
+    case Op::ge: return from_bool(*o >= 0);
+    default: return Tri::unknown;
+  }
 }
 
 }  // namespace
+
+std::string_view to_string(Op op) { return name_of(kOps, op); }
+
+Condition compare_condition(std::string fact, Op op, std::vector<std::string> values) {
+  Condition c;
+  const FactSpec* spec = find_fact_spec(fact);
+  c.fact = std::move(fact);
+  c.op = op;
+  c.values = std::move(values);
+  type_operands(c, spec ? spec->kind : FactKind::text);
+  return c;
+}
 
 Condition parse_condition(const json& j, const std::string& where, Scope scope,
                           std::vector<Problem>& problems) {

@@ -16,15 +16,24 @@ namespace gpucheck {
 
 enum class Tri { no, yes, unknown };
 
+// The comparison operators (docs/rules.md), with their one spelling.
+enum class Op { eq, ne, lt, le, gt, ge, in, not_in, contains, not_contains, prefix, present, absent, empty, not_empty };
+std::string_view to_string(Op op);  // "==", "not_in", …
+
 struct Condition {
   enum class Kind { all, any, negate, compare };
   Kind kind = Kind::compare;
   std::vector<Condition> children;     // all, any, negate (one child)
   std::string fact;                    // compare: the fact's name
-  std::string op;                      // see docs/rules.md: ==, !=, <, <=, >, >=, in, not_in, contains, not_contains, prefix, present, absent, empty, not_empty
-  std::vector<std::string> values;     // the value (one) or values (in, not_in), as text
+  Op op = Op::present;
+  std::vector<std::string> values;     // the value (one) or values (in, not_in), as written
+  std::vector<FactValue> operands;     // the same, typed as the fact's kind once, at load
   std::optional<std::string> other;    // compare with this fact instead of a value
 };
+
+// A comparison written in code (a launcher's requirements), typed as a
+// loaded one is; `fact` must be in the catalogue.
+Condition compare_condition(std::string fact, Op op, std::vector<std::string> values = {});
 
 // `where` names the condition in errors ("matrix/rules/driver.json: /rules/3/when");
 // `scope` is the rule's, which limits the facts it may name.

@@ -29,6 +29,7 @@ FactValue FactValue::of_text(std::string v, std::string source) {
 FactValue FactValue::of_version(std::string v, std::string source) {
   FactValue f = of_text(std::move(v), std::move(source));
   f.kind = FactKind::version;
+  f.version = Version::parse(f.text);
   return f;
 }
 
@@ -58,6 +59,8 @@ FactValue FactValue::of_list(std::vector<std::string> v, std::string source) {
   f.kind = FactKind::list;
   f.text = join(v, ", ");
   f.items = std::move(v);
+  f.item_versions.reserve(f.items.size());
+  for (const auto& item : f.items) f.item_versions.push_back(Version::parse(item));
   f.source = std::move(source);
   return f;
 }

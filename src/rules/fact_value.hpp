@@ -5,10 +5,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rules/scope.hpp"
+#include "util/version.hpp"
 
 namespace gpucheck {
 
@@ -18,9 +20,11 @@ std::string_view to_string(FactKind k);
 struct FactValue {
   FactKind kind = FactKind::text;
   std::string text;                 // as printed; for a list, its items joined by ", "
+  std::optional<Version> version;   // FactKind::version: `text` parsed once (nullopt: it does not parse)
   double number = 0;                // FactKind::number
   bool boolean = false;             // FactKind::boolean
   std::vector<std::string> items;   // FactKind::list
+  std::vector<std::optional<Version>> item_versions;  // FactKind::list: each item parsed once, as a version if it is one
   std::string source;               // the file, command or matrix entry it came from
 
   static FactValue of_text(std::string v, std::string source);

@@ -52,7 +52,7 @@ void host_driver_facts(const Facts& f, const Matrix& m, FactMap& out) {
   else if (f.nvidia_smi && f.nvidia_smi->cuda_version)
     out["driver.cuda"] = F::of_version(*f.nvidia_smi->cuda_version, f.nvidia_smi->source);
   if (auto it = out.find("driver.version"); it != out.end()) {
-    if (auto v = Version::parse(it->second.text)) {
+    if (const auto& v = it->second.version) {
       out["driver.branch"] = F::of_number(static_cast<double>(v->major()), it->second.source);
       if (!out.count("driver.cuda"))
         if (auto c = cuda_of_driver(m, *v))
@@ -118,7 +118,7 @@ void host_software_facts(const Facts& f, const Matrix& m, FactMap& out) {
         out["container.ngc.min_driver"] = F::of_version(r->min_driver, msrc);
         auto d = out.find("driver.version");
         if (d == out.end()) break;
-        auto dv = Version::parse(d->second.text);
+        const auto& dv = d->second.version;
         bool ok = false;
         for (auto& b : r->forward_compat_branches) {
           auto bv = Version::parse(b);

@@ -29,7 +29,7 @@ GpuSet gpu_set(const std::vector<Subject>& subjects) {
     auto dc = s.facts.find("gpu.data_center");
     g.all_data_center = g.all_data_center && dc != s.facts.end() && dc->second.boolean;
     if (auto cc = s.facts.find("gpu.compute_capability"); cc != s.facts.end())
-      if (auto c = Version::parse(cc->second.text); c && (!g.lowest_cc || *c < *g.lowest_cc)) g.lowest_cc = c;
+      if (const auto& c = cc->second.version; c && (!g.lowest_cc || *c < *g.lowest_cc)) g.lowest_cc = c;
     auto n = s.facts.find("gpu.name");
     const std::string name = n == s.facts.end() ? "unknown NVIDIA GPU" : n->second.text;
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -77,7 +77,7 @@ Recommendations recommend_ngc(const Facts& facts, const Matrix& matrix) {
     return out;
   }
   out.driver = d->second.text;
-  const auto driver = Version::parse(d->second.text);
+  const auto& driver = d->second.version;
   if (!driver) {
     out.why_none = "the driver version \"" + d->second.text + "\" does not parse";
     return out;

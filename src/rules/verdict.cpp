@@ -14,14 +14,6 @@ namespace gpucheck {
 
 namespace {
 
-Condition compare(std::string fact, std::string op, std::vector<std::string> values = {}) {
-  Condition c;
-  c.fact = std::move(fact);
-  c.op = std::move(op);
-  c.values = std::move(values);
-  return c;
-}
-
 Condition all_of(std::vector<Condition> children) {
   Condition c;
   c.kind = Condition::Kind::all;
@@ -56,37 +48,37 @@ const std::vector<std::string>& precision_names() { return requirable_precisions
 
 std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
   std::vector<Rule> out;
-  const auto nvidia = compare("gpu.vendor", "==", {"nvidia"});
+  const auto nvidia = compare_condition("gpu.vendor", Op::eq, {"nvidia"});
   for (auto& p : req.precisions) {
     out.push_back(requirement("require-" + p, "precision-unsupported", Severity::error, Scope::gpu, "Required precision " + p + " missing",
-                              all_of({nvidia, compare("gpu.precisions", "not_contains", {p})}),
+                              all_of({nvidia, compare_condition("gpu.precisions", Op::not_contains, {p})}),
                               "{gpu.name} (compute capability {gpu.compute_capability}, {gpu.architecture}) has no " + p +
                                   " in hardware; the job requires it (--require " + p + ")",
                               "Run the job on GPUs whose architecture has " + p + ", or drop it from the job's precisions"));
     out.push_back(requirement("require-" + p + "-unknown", "precision-unsupported", Severity::warning, Scope::gpu,
                               "Required precision " + p + " not confirmed",
-                              all_of({compare("gpu.address", "present"), compare("gpu.precisions", "absent")}),
+                              all_of({compare_condition("gpu.address", Op::present), compare_condition("gpu.precisions", Op::absent)}),
                               "gpucheck cannot tell whether {gpu.name} has " + p + ": its architecture is not in the matrix",
                               "Check the GPU's datasheet; report the model so the matrix can learn it"));
   }
   if (req.min_compute) {
     const auto& cc = *req.min_compute;
     out.push_back(requirement("require-min-compute", "arch-unsupported", Severity::error, Scope::gpu, "GPU below the required compute capability",
-                              all_of({nvidia, compare("gpu.compute_capability", "<", {cc})}),
+                              all_of({nvidia, compare_condition("gpu.compute_capability", Op::lt, {cc})}),
                               "{gpu.name} has compute capability {gpu.compute_capability}; the job requires " + cc + " or newer (--min-compute)",
                               "Schedule the job on GPUs of compute capability " + cc + " or newer"));
   }
   if (req.min_memory_gib) {
     const auto gib = number_text(*req.min_memory_gib);
     out.push_back(requirement("require-min-memory", "hardware-health", Severity::error, Scope::gpu, "GPU memory below the requirement",
-                              compare("gpu.memory_gib", "<", {gib}),
+                              compare_condition("gpu.memory_gib", Op::lt, {gib}),
                               "{gpu.name} has {gpu.memory_gib} GiB; the job requires " + gib + " GiB (--min-memory)",
                               "Schedule the job on GPUs with at least " + gib + " GiB"));
   }
   if (req.gpus) {
     const auto n = std::to_string(*req.gpus);
     out.push_back(requirement("require-gpus", "visible-devices", Severity::error, Scope::host, "Fewer GPUs than required",
-                              compare("gpu.count", "<", {n}),
+                              compare_condition("gpu.count", Op::lt, {n}),
                               "{gpu.count} GPU(s) found; the job requires " + n + " (--gpus)",
                               "Check that every GPU is seen by the driver (nvidia-smi -L) and not hidden by CUDA_VISIBLE_DEVICES"));
   }
