@@ -7,8 +7,16 @@
 #include <set>
 #include <unordered_map>
 
-#include "parse/python_metadata.hpp"
+#include "parse/conda_meta.hpp"
+#include "parse/deep_probe_answer.hpp"
+#include "parse/local_tag.hpp"
+#include "parse/python_assignments.hpp"
+#include "parse/python_core_metadata.hpp"
+#include "parse/python_marker.hpp"
+#include "parse/python_requirement.hpp"
 #include "parse/python_version.hpp"
+#include "parse/pyvenv_cfg.hpp"
+#include "parse/sys_path_answer.hpp"
 #include "probe.hpp"
 #include "util/embedded_file.hpp"
 #include "util/parallel.hpp"

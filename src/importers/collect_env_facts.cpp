@@ -6,7 +6,7 @@
 #include "importers/collect_env.hpp"
 #include "importers/report_notes.hpp"
 #include "parse/library_name.hpp"
-#include "parse/python_metadata.hpp"
+#include "parse/local_tag.hpp"
 #include "parse/python_version.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"

@@ -1,10 +1,14 @@
 // Parsers of Python metadata: core metadata (real torch 2.1.0 METADATA from
 // its PyPI wheel), requires.txt (Debian's python3-torch), PEP 508
-// requirements and markers, conda-meta, build files, the interpreter's and
-// the deep probe's answers; each with broken input.
+// requirements and markers, pyvenv.cfg, local tags and metadata directory
+// names; each with broken input.
 #include <catch2/catch.hpp>
 
-#include "parse/python_metadata.hpp"
+#include "parse/local_tag.hpp"
+#include "parse/python_core_metadata.hpp"
+#include "parse/python_marker.hpp"
+#include "parse/python_requirement.hpp"
+#include "parse/pyvenv_cfg.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -102,101 +106,10 @@ TEST_CASE("markers: the common variables, three-valued", "[python][marker]") {
   }
 }
 
-TEST_CASE("conda-meta records", "[python][conda]") {
-  auto r = parse_conda_meta(gpucheck::test::read_file(gpucheck::test::source_path(
-      "tests/fixtures/hosts/conda-pytorch-cu118/opt/conda/envs/pt/conda-meta/pytorch-2.1.0-py3.10_cuda11.8_cudnn8.7.0_0.json")));
-  REQUIRE(r);
-  CHECK(r->name == "pytorch");
-  CHECK(r->version == "2.1.0");
-  CHECK(r->build == "py3.10_cuda11.8_cudnn8.7.0_0");
-  CHECK(r->depends.size() == 12);
-  CHECK_FALSE(parse_conda_meta("{\"name\": \"x\", \"version\": "));
-  CHECK_THAT(parse_conda_meta("not json at all").problem().detail, Catch::Contains("not JSON"));
-  CHECK_FALSE(parse_conda_meta("[1, 2]"));
-  CHECK_THAT(parse_conda_meta("{\"name\": \"x\"}").problem().detail, Catch::Contains("version"));
-  CHECK_FALSE(parse_conda_meta(std::string("\x00\xff\xfe", 3)));
-}
-
-TEST_CASE("conda match specs in PEP 440 terms", "[python][conda]") {
-  auto a = parse_conda_depend("pytorch-cuda >=11.8,<11.9");
-  CHECK(a.name == "pytorch-cuda");
-  CHECK(a.specifier == ">=11.8,<11.9");
-  CHECK(parse_conda_depend("torchtriton 2.1.0").specifier == "==2.1.0.*");
-  CHECK(parse_conda_depend("cudatoolkit 11.8.*").specifier == "==11.8.*");
-  CHECK(parse_conda_depend("pytorch-mutex 1.0 cuda").specifier == "==1.0.*");
-  CHECK(parse_conda_depend("filelock").specifier == "");
-  CHECK_FALSE(parse_conda_depend("libblas 3.9.0|3.9.1").specifier);
-  CHECK_FALSE(parse_conda_depend("python >=3.10,<3.11.0a0 *_cpython").specifier == std::nullopt);
-}
-
-TEST_CASE("framework build files", "[python][build-files]") {
-  // torch 2.1.0's own torch/version.py, from its PyPI wheel.
-  auto t = parse_python_assignments(gpucheck::test::read_file(gpucheck::test::source_path(
-      "tests/fixtures/hosts/venv-torch-cu121/home/user/venv/lib/python3.10/site-packages/torch/version.py")));
-  CHECK(t["cuda"] == "12.1");
-  CHECK(t["hip"] == "None");
-  CHECK(t["git_version"] == "7bcf7da3a268b435777fe87c7794c382f444e86d");
-  // torch >= 2.2 annotates: `cuda: Optional[str] = '12.1'`.
-  auto t22 = parse_python_assignments("from typing import Optional\n__version__ = '2.2.0+cu121'\ncuda: Optional[str] = '12.1'\nhip: Optional[str] = None\n");
-  CHECK(t22["cuda"] == "12.1");
-  CHECK(t22["hip"] == "None");
-  // TensorFlow's build_info.py, both layouts.
-  auto tf = parse_python_assignments("import collections\nbuild_info = collections.OrderedDict()\nbuild_info['cuda_version'] = '12.2'\nbuild_info['cudnn_version'] = '8'\nbuild_info['is_cuda_build'] = True\nbuild_info['is_rocm_build'] = False\n");
-  CHECK(tf["cuda_version"] == "12.2");
-  CHECK(tf["is_cuda_build"] == "True");
-  auto tf_old = parse_python_assignments("build_info = {'cuda_version': '11.2', 'cudnn_version': '8', 'is_cuda_build': True, 'cuda_compute_capabilities': ['sm_35', 'compute_80']}\n");
-  CHECK(tf_old["cuda_version"] == "11.2");
-  CHECK(tf_old["is_cuda_build"] == "True");
-  CHECK(tf_old["cuda_compute_capabilities"] == "['sm_35', 'compute_80']");
-  // Garbage: nothing, no crash.
-  CHECK(parse_python_assignments("'unterminated = \"x").empty());
-  CHECK(parse_python_assignments("x = ").empty());
-}
-
 TEST_CASE("pyvenv.cfg", "[python]") {
   auto c = parse_pyvenv_cfg("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.10.12\n");
   CHECK(c["home"] == "/usr/bin");
   CHECK(c["version"] == "3.10.12");
-}
-
-TEST_CASE("the interpreter's sys.path answer", "[python][bad-input]") {
-  using namespace std::string_literals;
-  auto a = parse_interpreter_answer("3.11.2\0/usr\0/usr\0/usr/bin/python3\0/usr/lib/python311.zip\0/usr/lib/python3.11\0/usr/lib/python3/dist-packages"s);
-  REQUIRE(a);
-  CHECK(a->version == "3.11.2");
-  CHECK(a->executable == "/usr/bin/python3");
-  CHECK(a->path == std::vector<std::string>{"/usr/lib/python311.zip", "/usr/lib/python3.11", "/usr/lib/python3/dist-packages"});
-  // "" and "." (PYTHONPATH's empty entries) are the job's working directory, not ours.
-  auto cwd = parse_interpreter_answer("3.12.1\0/p\0/p\0/p/bin/python\0\0.\0/p/lib"s);
-  REQUIRE(cwd);
-  CHECK(cwd->path == std::vector<std::string>{"/p/lib"});
-  auto none = parse_interpreter_answer("3.12.1\0/p\0/p\0/p/bin/python"s);
-  REQUIRE(none);
-  CHECK(none->path.empty());
-  auto old = parse_interpreter_answer("Python 2.7.18\nSyntaxError: invalid syntax\n");
-  REQUIRE_FALSE(old);
-  CHECK_THAT(old.problem().detail, Catch::Contains("separated by NUL") && Catch::Contains("Python 2.7.18"));
-  auto no_version = parse_interpreter_answer("warning: x\0/usr\0/usr\0/usr/bin/python3\0/usr/lib"s);
-  REQUIRE_FALSE(no_version);
-  CHECK_THAT(no_version.problem().detail, Catch::Contains("does not start with a Python version") && Catch::Contains("warning: x"));
-  CHECK_FALSE(parse_interpreter_answer("3.11.2\0/usr"s));
-  CHECK_FALSE(parse_interpreter_answer(""));
-}
-
-TEST_CASE("the deep probe's answer", "[python][deep][bad-input]") {
-  auto d = parse_deep_answer("some warning\n{\"frameworks\": [{\"name\": \"torch\", \"version\": \"2.1.0\", \"cuda_available\": true, \"device_count\": 8, \"arch_list\": [\"sm_80\", \"sm_90\"], \"fp32_matmul_rel_error\": 0.0011, \"fp32_matmul_looks_tf32\": true}]}\n");
-  REQUIRE(d);
-  REQUIRE(d->frameworks.size() == 1);
-  CHECK(d->frameworks[0].device_count == 8);
-  CHECK(d->frameworks[0].arch_list.size() == 2);
-  CHECK(d->frameworks[0].fp32_matmul_looks_tf32 == true);
-  CHECK_FALSE(d->frameworks[0].tf32_matmul);
-  CHECK_FALSE(parse_deep_answer("Segmentation fault"));
-  CHECK_FALSE(parse_deep_answer(""));
-  auto odd = parse_deep_answer("{\"frameworks\": [{\"name\": 3}, \"x\", {\"name\": \"jax\", \"device_count\": \"two\"}]}");
-  REQUIRE(odd);
-  REQUIRE(odd->frameworks.size() == 1);
-  CHECK_FALSE(odd->frameworks[0].device_count);
 }
 
 TEST_CASE("local tags and metadata directory names", "[python]") {
