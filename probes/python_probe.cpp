@@ -7,10 +7,10 @@
 #include <set>
 #include <unordered_map>
 
+#include "parse/conda_build.hpp"
 #include "parse/conda_meta.hpp"
 #include "parse/deep_probe_answer.hpp"
-#include "parse/local_tag.hpp"
-#include "parse/python_assignments.hpp"
+#include "parse/framework_build.hpp"
 #include "parse/python_core_metadata.hpp"
 #include "parse/python_marker.hpp"
 #include "parse/python_requirement.hpp"
@@ -388,41 +388,8 @@ void judge_requirements(PythonEnv& e, const MarkerEnv& menv) {
 
 // --- frameworks ---
 
-bool matches_family(const std::string& n, const char* prefix) {
-  const std::string p(prefix);
-  return n == p || starts_with(n, p + "-");
-}
-
-// The digits of "cuda12x" / "cu12" / "cuda118" as a CUDA version.
-std::optional<std::string> cuda_from_name_part(std::string part) {
-  if (ends_with(part, "x")) part.pop_back();
-  if (starts_with(part, "cuda")) part = part.substr(4);
-  else if (starts_with(part, "cu")) part = part.substr(2);
-  else return std::nullopt;
-  if (part.empty() || !parse_int(part)) return std::nullopt;
-  if (part.size() <= 2) return part;
-  return part.substr(0, part.size() - 1) + "." + part.substr(part.size() - 1);
-}
-
-bool is_framework(const std::string& n) {
-  static const std::set<std::string> exact = {
-      "torch", "tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel", "tensorflow-rocm", "tf-nightly",
-      "jax", "jaxlib", "cupy", "triton", "pytorch-triton", "pytorch-triton-rocm", "transformer-engine", "flash-attn", "flash-attn-3",
-      "xformers", "deepspeed", "vllm", "onnxruntime-gpu", "tensorrt", "paddlepaddle", "paddlepaddle-gpu"};
-  if (exact.count(n)) return true;
-  if (starts_with(n, "jax-cuda") || starts_with(n, "jax-rocm")) return true;  // jax-cuda12-plugin, jax-cuda12-pjrt
-  if (starts_with(n, "cupy-cuda") || starts_with(n, "cupy-rocm")) return true;
-  if (starts_with(n, "transformer-engine-cu")) return true;
-  if (starts_with(n, "tensorrt-cu") && n.find("-libs") == std::string::npos && n.find("-bindings") == std::string::npos) return true;
-  return false;
-}
-
-struct BuildFile {
-  std::string path;
-  std::map<std::string, std::string> values;
-};
-
-std::optional<BuildFile> read_build_file(ProbeContext& ctx, const std::string& path, bool note_absent) {
+// A framework's build file (parse/framework_build.hpp), if it can be read as text.
+std::optional<std::string> read_build_file(ProbeContext& ctx, const std::string& path, bool note_absent) {
   auto text = ctx.host().read_file(path, 1 << 20);
   if (!text) {
     if (note_absent || text.problem().reason != Reason::absent) ctx.note(kSubject, "build facts " + path, text.problem());
@@ -432,105 +399,23 @@ std::optional<BuildFile> read_build_file(ProbeContext& ctx, const std::string& p
     ctx.note(kSubject, "build facts " + path, Problem{Reason::malformed, path, "holds binary data, not text"});
     return std::nullopt;
   }
-  return BuildFile{path, parse_python_assignments(*text)};
-}
-
-std::optional<std::string> value_of(const BuildFile& f, const char* key) {
-  auto it = f.values.find(key);
-  if (it == f.values.end() || it->second == "None" || it->second.empty()) return std::nullopt;
-  return it->second;
+  return std::move(text.value());
 }
 
 FrameworkBuild recognise(ProbeContext& ctx, const std::string& n, const Distribution& d, const std::string& site) {
-  FrameworkBuild f;
-  f.name = n;
-  f.version = d.version;
+  FrameworkBuild f = framework_from_name(n, d.version);
   f.source = d.source;
-  if (auto plus = d.version.find('+'); plus != std::string::npos) f.local_tag = d.version.substr(plus + 1);
-  if (n == "torch" && !site.empty()) {
-    // torch/version.py: cuda = '12.1' | None, hip = '6.0.…' | None, git_version = '…'
-    if (auto bf = read_build_file(ctx, site + "/torch/version.py", true)) {
-      f.source = bf->path;
-      f.cuda = value_of(*bf, "cuda");
-      f.hip = value_of(*bf, "hip");
-      f.git_version = value_of(*bf, "git_version");
-      f.cpu_only = !f.cuda && !f.hip;
+  const FrameworkBuildFile* file = framework_build_file(n);
+  // torch from a conda record whose torch/version.py is on no site directory: nothing to read.
+  if (file && !(n == "torch" && site.empty())) {
+    const std::string path = site + std::string(file->path);
+    if (auto text = read_build_file(ctx, path, file->always_there)) {
+      f.source = path;
+      file->read(*text, f);
     }
-  } else if (matches_family(n, "tensorflow") || n == "tf-nightly") {
-    // build_info.py: build_info['cuda_version'] = '12.2', is_cuda_build, is_rocm_build
-    if (auto bf = read_build_file(ctx, site + "/tensorflow/python/platform/build_info.py", true)) {
-      f.source = bf->path;
-      f.cuda = value_of(*bf, "cuda_version");
-      f.cudnn = value_of(*bf, "cudnn_version");
-      f.hip = value_of(*bf, "rocm_version");
-      const bool cuda_build = value_of(*bf, "is_cuda_build") == "True";
-      const bool rocm_build = value_of(*bf, "is_rocm_build") == "True";
-      f.cpu_only = !cuda_build && !rocm_build;
-      if (!cuda_build) f.cuda.reset();
-    }
-  } else if (n == "onnxruntime-gpu") {
-    if (auto bf = read_build_file(ctx, site + "/onnxruntime/capi/build_and_package_info.py", false)) {
-      f.source = bf->path;
-      f.cuda = value_of(*bf, "cuda_version");
-      f.cudnn = value_of(*bf, "cudnn_version");
-    }
-  } else if (matches_family(n, "paddlepaddle")) {
-    // paddle/version/__init__.py: cuda_version = '11.8' (or 'False'), cudnn_version, commit
-    if (auto bf = read_build_file(ctx, site + "/paddle/version/__init__.py", false)) {
-      f.source = bf->path;
-      f.cuda = value_of(*bf, "cuda_version");
-      if (f.cuda == "False") f.cuda.reset();
-      f.cudnn = value_of(*bf, "cudnn_version");
-      if (f.cudnn == "False") f.cudnn.reset();
-      f.git_version = value_of(*bf, "commit");
-      f.cpu_only = !f.cuda;
-    }
-  } else if (n == "deepspeed") {
-    // deepspeed/git_version_info_installed.py: git_hash, torch_info = {'cuda_version': '12.1', …}
-    if (auto bf = read_build_file(ctx, site + "/deepspeed/git_version_info_installed.py", false)) {
-      f.source = bf->path;
-      f.git_version = value_of(*bf, "git_hash");
-      f.cuda = value_of(*bf, "cuda_version");
-      if (f.cuda == "0.0") f.cuda.reset();
-      f.hip = value_of(*bf, "hip_version");
-      if (f.hip == "0.0") f.hip.reset();
-    }
-  } else if (starts_with(n, "jax-cuda")) {
-    f.cuda = cuda_from_name_part(std::string(split(n, '-')[1]));  // jax-cuda12-plugin
-  } else if (starts_with(n, "jax-rocm")) {
-    f.hip = std::string(split(n, '-')[1]).substr(4);
-  } else if (starts_with(n, "cupy-cuda")) {
-    f.cuda = cuda_from_name_part(n.substr(5));  // cupy-cuda12x -> 12, cupy-cuda118 -> 11.8
-  } else if (starts_with(n, "cupy-rocm-")) {
-    auto parts = split(n, '-');  // cupy-rocm-5-0
-    if (parts.size() >= 4) f.hip = std::string(parts[2]) + "." + std::string(parts[3]);
-  } else if (starts_with(n, "transformer-engine-cu") || starts_with(n, "tensorrt-cu")) {
-    f.cuda = cuda_from_name_part(n.substr(n.rfind('-') + 1));
   }
-  if (f.local_tag) {
-    // "+cu121", "+rocm6.0", "+cpu"; jaxlib's "+cuda12.cudnn89".
-    if (!f.cuda) f.cuda = cuda_from_local_tag(*f.local_tag);
-    if (!f.hip) f.hip = hip_from_local_tag(*f.local_tag);
-    if (!f.cudnn) {
-      const auto c = f.local_tag->find("cudnn");
-      if (c != std::string::npos) {
-        const std::string digits = f.local_tag->substr(c + 5);
-        if (digits.size() >= 2 && parse_int(digits)) f.cudnn = digits.substr(0, 1) + "." + digits.substr(1);
-      }
-    }
-    if (*f.local_tag == "cpu") f.cpu_only = true;
-  }
+  add_local_tag_facts(f);
   return f;
-}
-
-// conda's pytorch build string: "py3.10_cuda11.8_cudnn8.7.0_0", "py3.10_cpu_0".
-void from_conda_build(FrameworkBuild& f, const std::string& build) {
-  for (auto part : split(build, '_')) {
-    const std::string p(part);
-    if (starts_with(p, "cuda") && p.size() > 4 && !f.cuda) f.cuda = p.substr(4);
-    else if (starts_with(p, "cudnn") && p.size() > 5 && !f.cudnn) f.cudnn = p.substr(5);
-    else if (p == "cpu" && !f.cuda && !f.hip) f.cpu_only = true;
-  }
 }
 
 void find_frameworks(ProbeContext& ctx, PythonEnv& e, const std::vector<std::string>& sites,
@@ -549,15 +434,10 @@ void find_frameworks(ProbeContext& ctx, PythonEnv& e, const std::vector<std::str
     std::string n = normalize_dist_name(d.name);
     if (n == "pytorch") n = "torch";
     if (!is_framework(n)) continue;
-    const std::string build = [&] {
-      // The build string is the file name's last dash-separated part.
-      const std::string file = base_of(d.source);
-      const std::string stem = file.substr(0, file.size() - 5);
-      return stem.substr(stem.rfind('-') + 1);
-    }();
+    const CondaBuild build = parse_conda_build(conda_build_of_record_file(base_of(d.source)));
     auto it = std::find_if(e.frameworks.begin(), e.frameworks.end(), [&](auto& f) { return f.name == n; });
     if (it != e.frameworks.end()) {
-      from_conda_build(*it, build);
+      add_conda_build_facts(*it, build);
       continue;
     }
     // The framework's files are in the environment's site-packages.
@@ -570,7 +450,7 @@ void find_frameworks(ProbeContext& ctx, PythonEnv& e, const std::vector<std::str
           break;
         }
     FrameworkBuild f = recognise(ctx, n, d, site);
-    from_conda_build(f, build);
+    add_conda_build_facts(f, build);
     e.frameworks.push_back(std::move(f));
     seen.insert(n);
   }

@@ -1,5 +1,5 @@
 // conda-meta records and their match specs (docs.conda.io, "Package match
-// specifications").
+// specifications"), and the build string in a record's file name.
 #include "parse/conda_meta.hpp"
 
 #include <nlohmann/json.hpp>
@@ -77,6 +77,12 @@ CondaDepend parse_conda_depend(std::string_view spec) {
   if (!Pep440Specifier::parse(out)) return d;
   d.specifier = out;
   return d;
+}
+
+std::string conda_build_of_record_file(std::string_view file_name) {
+  std::string_view stem = file_name;
+  if (stem.size() >= 5 && stem.substr(stem.size() - 5) == ".json") stem.remove_suffix(5);
+  return std::string(stem.substr(stem.rfind('-') + 1));
 }
 
 }  // namespace gpucheck

@@ -1,5 +1,5 @@
-// What conda records of each package it installed: conda-meta/*.json and
-// the match specs of their dependencies.
+// What conda records of each package it installed: conda-meta/*.json, the
+// match specs of their dependencies, the build string in their file names.
 #pragma once
 
 #include <optional>
@@ -28,5 +28,10 @@ struct CondaDepend {
   std::optional<std::string> specifier;  // PEP 440 translation
 };
 CondaDepend parse_conda_depend(std::string_view spec);
+
+// The build string of a "<name>-<version>-<build>.json" record, its file
+// name's last dash-separated part: "pytorch-2.1.0-py3.10_cuda11.8_cudnn8.7.0_0.json"
+// -> "py3.10_cuda11.8_cudnn8.7.0_0".
+std::string conda_build_of_record_file(std::string_view file_name);
 
 }  // namespace gpucheck

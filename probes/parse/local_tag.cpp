@@ -32,4 +32,13 @@ std::optional<std::string> hip_from_local_tag(std::string_view tag) {
   return v;
 }
 
+std::optional<std::string> cudnn_from_local_tag(std::string_view tag) {
+  const auto c = tag.find("cudnn");
+  if (c == std::string_view::npos) return std::nullopt;
+  const std::string digits(tag.substr(c + 5));
+  // "cudnn89": the first digit is the major, as cuDNN has had no two-digit major.
+  if (digits.size() < 2 || !parse_int(digits)) return std::nullopt;
+  return digits.substr(0, 1) + "." + digits.substr(1);
+}
+
 }  // namespace gpucheck

@@ -5,6 +5,7 @@
 
 #include "importers/collect_env.hpp"
 #include "importers/report_notes.hpp"
+#include "parse/conda_build.hpp"
 #include "parse/library_name.hpp"
 #include "parse/local_tag.hpp"
 #include "parse/python_version.hpp"
@@ -52,15 +53,6 @@ std::optional<std::string> python_version(const CollectEnvReport& r) {
   return head;
 }
 
-// The conda build string of PyTorch's own package: "py3.10_cuda12.1_cudnn8.9.2_0".
-std::optional<std::string> build_part(const std::optional<std::string>& build, std::string_view prefix) {
-  if (!build) return std::nullopt;
-  for (auto part : split(*build, '_'))
-    if (starts_with(part, prefix) && part.size() > prefix.size() && Version::parse(part.substr(prefix.size())))
-      return std::string(part.substr(prefix.size()));
-  return std::nullopt;
-}
-
 FrameworkBuild torch_build(const CollectEnvReport& r, const std::string& label, const std::string& version) {
   FrameworkBuild f;
   f.name = "torch";
@@ -71,8 +63,9 @@ FrameworkBuild torch_build(const CollectEnvReport& r, const std::string& label, 
   f.hip = known(r.rocm_build);
   for (auto& p : r.packages)
     if (p.manager == "conda" && p.name == "pytorch" && version.rfind(p.version, 0) == 0) {
-      if (!f.cuda) f.cuda = build_part(p.build, "cuda");
-      f.cudnn = build_part(p.build, "cudnn");
+      const CondaBuild b = p.build ? parse_conda_build(*p.build) : CondaBuild{};
+      if (!f.cuda) f.cuda = b.cuda;
+      f.cudnn = b.cudnn;
     }
   if (f.local_tag) {
     if (!f.cuda) f.cuda = cuda_from_local_tag(*f.local_tag);

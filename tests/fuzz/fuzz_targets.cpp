@@ -8,12 +8,15 @@
 #include "importers/import_report.hpp"
 #include "lock/lockfile.hpp"
 #include "matrix/matrix_load.hpp"
+#include "parse/conda_build.hpp"
 #include "parse/conda_meta.hpp"
 #include "parse/cuda_files.hpp"
 #include "parse/deep_probe_answer.hpp"
 #include "parse/dpkg_status.hpp"
+#include "parse/framework_build.hpp"
 #include "parse/kernel_log.hpp"
 #include "parse/library_name.hpp"
+#include "parse/local_tag.hpp"
 #include "parse/nvidia_proc.hpp"
 #include "parse/nvsmi.hpp"
 #include "parse/nvsmi_table.hpp"
@@ -83,13 +86,22 @@ void probe_files(std::string_view in) {
     case 15: (void)integer_defines(in); (void)mountinfo_mount_points(in); (void)parse_c_defines(in); break;
     case 16: (void)pci_ids_name(in, "10de", "2330"); (void)pcie_gen_from_speed(in); (void)parse_link_width(in); break;
     case 17: (void)evaluate_marker(in, MarkerEnv{{{"platform_system", "Linux"}, {"python_version", "3.11"}}}); break;
-    case 18:
+    case 18: {
       (void)Version::parse(in);
       (void)Pep440Version::parse(in);
       (void)split_metadata_dir_name(in);
       (void)parse_dist_info_dir(in);
       (void)library_version_from_name(in, "libcudnn");
+      (void)is_framework(in);
+      (void)conda_build_of_record_file(in);
+      auto fw = framework_from_name(in, in);
+      if (const auto* file = framework_build_file(in)) file->read(in, fw);
+      add_local_tag_facts(fw);
+      add_conda_build_facts(fw, parse_conda_build(in));
+      f.software.python.push_back(PythonEnv{});
+      f.software.python.back().frameworks.push_back(std::move(fw));
       break;
+    }
     case 19:
       if (auto s = parse_nvsmi_xml(in)) f.nvidia_smi = *s;
       else if (auto t = parse_nvsmi_text(in)) f.nvidia_smi = *t;
