@@ -44,16 +44,11 @@ CodeOnGpu code_on_gpu(const std::vector<std::string>& archs, const std::optional
 // loads: what the deep probe saw loaded, else the environment's cuDNN wheel
 // for the build's CUDA major (a system cuDNN is not attributed).
 void cudnn_facts(const FrameworkBuild& fw, const FrameworkVariant* v, const PythonEnv& e, FactMap& out) {
-  auto major_minor = [](const std::string& text) -> std::optional<Version> {
-    auto parsed = Version::parse(text);
-    if (!parsed) return std::nullopt;
-    return Version::parse(std::to_string(parsed->major()) + "." + std::to_string(parsed->minor()));
-  };
   auto put = [&](const char* key, const char* major_key, const std::string& text, const std::string& src) {
-    auto mm = major_minor(text);
-    if (!mm) return;
-    out[key] = F::of_version(mm->text(), src);
-    out[major_key] = F::of_number(static_cast<double>(mm->major()), src);
+    const auto parsed = Version::parse(text);
+    if (!parsed) return;
+    out[key] = F::of_version(parsed->major_minor().text(), src);
+    out[major_key] = F::of_number(static_cast<double>(parsed->major()), src);
   };
   if (fw.cudnn) put("framework.cudnn_built", "framework.cudnn_built_major", *fw.cudnn, fw.source);
   else if (v && v->cudnn)
@@ -67,7 +62,7 @@ void cudnn_facts(const FrameworkBuild& fw, const FrameworkVariant* v, const Pyth
       }
   auto cuda = out.find("framework.cuda");
   if (cuda == out.end()) return;
-  auto cv = Version::parse(cuda->second.text);
+  const auto& cv = cuda->second.version;
   if (!cv) return;
   const std::string wheel = "nvidia-cudnn-cu" + std::to_string(cv->major());
   for (auto& d : e.distributions)
@@ -201,7 +196,7 @@ void build_on_gpu_facts(const FactMap& fw, const FactMap& gpu, FactMap& out) {
   auto archs = fw.find("framework.arch_list");
   auto cc = gpu.find("gpu.compute_capability");
   if (archs == fw.end() || cc == gpu.end()) return;
-  auto g = Version::parse(cc->second.text);
+  const auto& g = cc->second.version;
   if (!g) return;
   std::optional<std::string> ptx;
   if (auto p = fw.find("framework.ptx"); p != fw.end()) ptx = p->second.text;
@@ -215,7 +210,7 @@ void build_on_gpu_facts(const FactMap& fw, const FactMap& gpu, FactMap& out) {
 // runs on the GPU, so that a fix can name one instead of "a newer build".
 void builds_for_gpu_facts(const Matrix& m, const std::string& framework, const FactMap& gpu, FactMap& out) {
   std::optional<Version> cc;
-  if (auto it = gpu.find("gpu.compute_capability"); it != gpu.end()) cc = Version::parse(it->second.text);
+  if (auto it = gpu.find("gpu.compute_capability"); it != gpu.end()) cc = it->second.version;
   std::string gfx;
   if (auto it = gpu.find("gpu.gfx_target"); it != gpu.end()) gfx = it->second.text;
   if (!cc && gfx.empty()) return;

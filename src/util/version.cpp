@@ -35,6 +35,13 @@ Version Version::from_cuda_int(int value) {
   return *parse(std::to_string(major) + "." + std::to_string(minor));
 }
 
+Version Version::major_minor() const {
+  Version v;
+  v.parts_ = {major(), minor()};
+  v.text_ = std::to_string(major()) + "." + std::to_string(minor());
+  return v;
+}
+
 std::strong_ordering Version::operator<=>(const Version& o) const {
   const auto n = std::max(parts_.size(), o.parts_.size());
   for (std::size_t i = 0; i < n; ++i) {

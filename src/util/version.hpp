@@ -28,6 +28,8 @@ class Version {
   long minor() const { return part(1); }
   long patch() const { return part(2); }
   long part(std::size_t i) const { return i < parts_.size() ? parts_[i] : 0; }
+  // "9.1" of cuDNN 9.1.0: the release a library's ABI check compares.
+  Version major_minor() const;
 
   // Missing components compare as zero: 12.2 == 12.2.0.
   std::strong_ordering operator<=>(const Version& o) const;

@@ -1,8 +1,10 @@
-// Version parsing and ordering.
+// Version parsing and ordering, and facts that hold a parsed version.
 #include <catch2/catch.hpp>
 
+#include "rules/fact_value.hpp"
 #include "util/version.hpp"
 
+using gpucheck::FactValue;
 using gpucheck::Version;
 
 TEST_CASE("driver versions keep their text and compare numerically", "[version]") {
@@ -43,4 +45,25 @@ TEST_CASE("CUDA's integer versions", "[version]") {
   CHECK(Version::from_cuda_int(11080).text() == "11.8");
   CHECK(Version::from_cuda_int(13000).text() == "13.0");
   CHECK(Version::from_cuda_int(12090).text() == "12.9");
+}
+
+TEST_CASE("major.minor of a version, for ABI checks", "[version]") {
+  const auto cudnn = Version::parse("9.1.0");
+  REQUIRE(cudnn);
+  CHECK(cudnn->major_minor().text() == "9.1");
+  CHECK(cudnn->major_minor() == *Version::parse("9.1"));
+  CHECK(Version::parse("12")->major_minor().text() == "12.0");  // a missing minor reads as 0
+  CHECK(Version::parse("2.1.0+cu121")->major_minor().suffix().empty());
+}
+
+TEST_CASE("a version fact is parsed once when it is made", "[version][rules]") {
+  const auto f = FactValue::of_version("535.104.05", "test");
+  REQUIRE(f.version);
+  CHECK(f.version->text() == "535.104.05");
+  CHECK_FALSE(FactValue::of_version("Not Found", "test").version);
+  const auto archs = FactValue::of_list({"8.0", "sm_90", "9.0a"}, "test");
+  REQUIRE(archs.item_versions.size() == 3);
+  CHECK(archs.item_versions[0] == Version::parse("8.0"));
+  CHECK_FALSE(archs.item_versions[1]);
+  CHECK(archs.item_versions[2]->suffix() == "a");
 }
