@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "matrix/platform_tables.hpp"
+
 namespace gpucheck {
 
 inline constexpr const char* kMatrixSchema = "gpucheck.matrix/1";
@@ -110,6 +112,12 @@ struct Matrix {
   std::vector<FrameworkVariant> frameworks;
   std::vector<NgcRelease> ngc;
   std::vector<RocmRelease> rocm_releases;
+  // Read by the probes from the embedded documents alone (platform_knowledge.hpp).
+  std::vector<SonamePrefixes> soname_prefixes;
+  std::vector<SubLibraries> sub_libraries;
+  std::vector<LibraryWheels> library_wheels;
+  std::vector<PcieGeneration> pcie_generations;
+  std::vector<CudaError> cuda_errors;
   // Rules are parsed by rules/rule_load.cpp from the same documents.
 };
 

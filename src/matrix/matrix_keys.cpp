@@ -38,4 +38,16 @@ EntryKey key_of(const NgcRelease& n) {
 
 EntryKey key_of(const RocmRelease& r) { return {"ROCm release", r.version}; }
 
+EntryKey key_of(const SonamePrefixes& p) { return {"soname family", p.family}; }
+
+EntryKey key_of(const SubLibraries& s) { return {"sub-library shim", s.shim}; }
+
+EntryKey key_of(const LibraryWheels& w) { return {"library's wheels", w.library}; }
+
+EntryKey key_of(const PcieGeneration& g) {
+  return {"PCIe generation", g.generation > 0 ? std::to_string(g.generation) : ""};
+}
+
+EntryKey key_of(const CudaError& e) { return {"CUDA error code", e.code > 0 ? std::to_string(e.code) : ""}; }
+
 }  // namespace gpucheck

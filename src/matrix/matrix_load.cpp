@@ -15,9 +15,11 @@ namespace {
 using nlohmann::json;
 namespace mv = matrix_values;
 
-constexpr const char* kDocumentKeys[] = {"schema",          "version",       "date",          "description",
+constexpr const char* kDocumentKeys[] = {"schema",          "version",         "date",          "description",
                                          "gpus",            "arch_precisions", "cuda_releases", "cuda_families",
-                                         "frameworks",      "ngc",           "rocm_releases", "rules"};
+                                         "frameworks",      "ngc",             "rocm_releases", "soname_prefixes",
+                                         "sub_libraries",   "library_wheels",  "pcie_generations", "cuda_errors",
+                                         "rules"};
 
 constexpr std::string_view kEmbeddedPrefix = "embedded:";
 
@@ -136,7 +138,28 @@ class Loader {
     else if (section == "frameworks") keep(matrix_.frameworks, read_framework_variant(r), at, r.where("version"));
     else if (section == "ngc") keep(matrix_.ngc, read_ngc_release(r, problems_), at, r.where("tag"));
     else if (section == "rocm_releases") keep(matrix_.rocm_releases, read_rocm_release(r, problems_), at, r.where("version"));
+    else if (section == "soname_prefixes") keep_each(matrix_.soname_prefixes, read_soname_prefixes(r), at, r, "family");
+    else if (section == "sub_libraries") keep(matrix_.sub_libraries, read_sub_libraries(r), at, r.where("shim"));
+    else if (section == "library_wheels") keep_each(matrix_.library_wheels, read_library_wheels(r, problems_), at, r, "library");
+    else if (section == "pcie_generations") keep(matrix_.pcie_generations, read_pcie_generation(r), at, r.where("generation"));
+    else if (section == "cuda_errors") keep(matrix_.cuda_errors, read_cuda_error(r), at, r.where("code"));
   }
+
+  // keep(), and a member of the entry's list that an earlier entry of the
+  // section holds is reported too: one prefix, one family; one wheel, one library.
+  template <class T>
+  void keep_each(std::vector<T>& into, T entry, const std::string& at, const ObjectReader& r, const char* id_key) {
+    const auto [what, list_key, names] = members_of(entry);
+    for (std::size_t i = 0; i < names->size(); ++i) unique(what, (*names)[i], at, r.where_index(list_key, i));
+    keep(into, std::move(entry), at, r.where(id_key));
+  }
+  struct Members {
+    const char* what;
+    const char* key;
+    const std::vector<std::string>* names;
+  };
+  static Members members_of(const SonamePrefixes& p) { return {"soname prefix", "prefixes", &p.prefixes}; }
+  static Members members_of(const LibraryWheels& w) { return {"wheel", "wheels", &w.wheels}; }
 
   Matrix matrix_;
   std::vector<Problem> problems_;

@@ -16,4 +16,11 @@ FrameworkVariant read_framework_variant(ObjectReader& r);
 NgcRelease read_ngc_release(ObjectReader& r, std::vector<Problem>& problems);
 RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems);
 
+// The platform tables (platform_sections.cpp).
+SonamePrefixes read_soname_prefixes(ObjectReader& r);
+SubLibraries read_sub_libraries(ObjectReader& r);
+LibraryWheels read_library_wheels(ObjectReader& r, std::vector<Problem>& problems);
+PcieGeneration read_pcie_generation(ObjectReader& r);
+CudaError read_cuda_error(ObjectReader& r);
+
 }  // namespace gpucheck

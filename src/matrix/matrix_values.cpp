@@ -133,4 +133,56 @@ std::optional<std::string> non_empty(std::string_view s) {
   return std::nullopt;
 }
 
+std::optional<std::string> soname_prefix(std::string_view s) {
+  if (s.size() <= 3 || !starts_with(s, "lib") || s.find_first_of("/ \t\r\n") != std::string_view::npos)
+    return "the start of a soname, \"lib\" and more, like \"libcublas\"";
+  return std::nullopt;
+}
+
+std::optional<std::string> soname(std::string_view s) {
+  const auto so = s.find(".so.");
+  if (!starts_with(s, "lib") || so == std::string_view::npos || so + 4 == s.size() ||
+      s.find_first_of("/ \t\r\n") != std::string_view::npos)
+    return "a soname with its version, like \"libcudnn_ops.so.9\"";
+  return std::nullopt;
+}
+
+std::optional<std::string> wheel_name(std::string_view s) {
+  const char* expected = "a PyPI project name in PEP 503 normal form (lower case, '-' between words), like \"nvidia-cudnn-cu12\"";
+  if (s.empty() || !lower_alnum(s.front()) || !lower_alnum(s.back()) || s.find("--") != std::string_view::npos)
+    return expected;
+  for (char c : s)
+    if (!(lower_alnum(c) || c == '-')) return expected;
+  return std::nullopt;
+}
+
+std::optional<std::string> cuda_error_name(std::string_view s) {
+  constexpr std::string_view kPrefix = "CUDA_ERROR_";
+  const auto upper = [](char c) { return digit(c) || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (s.size() <= kPrefix.size() || !starts_with(s, kPrefix) || !all_of(s, upper))
+    return "a CUresult name from cuda.h, like \"CUDA_ERROR_STUB_LIBRARY\"";
+  return std::nullopt;
+}
+
+std::optional<LineEncoding> parse_line_encoding(std::string_view s) {
+  const auto slash = s.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const auto bits = [](std::string_view part) -> std::optional<int> {
+    if (part.size() < 2 || part.size() > 5 || part.back() != 'b') return std::nullopt;
+    part.remove_suffix(1);
+    if (!all_of(part, digit) || part.front() == '0') return std::nullopt;
+    int n = 0;
+    for (char c : part) n = n * 10 + (c - '0');
+    return n;
+  };
+  const auto payload = bits(s.substr(0, slash)), line = bits(s.substr(slash + 1));
+  if (!payload || !line || *payload > *line) return std::nullopt;
+  return LineEncoding{*payload, *line};
+}
+
+std::optional<std::string> line_encoding(std::string_view s) {
+  if (!parse_line_encoding(s)) return "a line encoding of payload bits per line bits, like \"128b/130b\"";
+  return std::nullopt;
+}
+
 }  // namespace gpucheck::matrix_values

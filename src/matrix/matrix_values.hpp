@@ -38,6 +38,21 @@ std::optional<std::string> gfx_target(std::string_view s);
 std::optional<std::string> name_pattern(std::string_view s);
 // anything but the empty string
 std::optional<std::string> non_empty(std::string_view s);
+// "libcublas", "libnvidia-": the start of a library's soname
+std::optional<std::string> soname_prefix(std::string_view s);
+// "libcudnn_ops.so.9": a soname with its major version
+std::optional<std::string> soname(std::string_view s);
+// "nvidia-cudnn-cu12": a PyPI project name in PEP 503 normal form
+std::optional<std::string> wheel_name(std::string_view s);
+// "CUDA_ERROR_STUB_LIBRARY": a CUresult's name in cuda.h
+std::optional<std::string> cuda_error_name(std::string_view s);
+// "128b/130b": payload bits per line bits of a link's encoding
+std::optional<std::string> line_encoding(std::string_view s);
+struct LineEncoding {
+  int payload_bits = 0;  // 128
+  int line_bits = 0;     // 130
+};
+std::optional<LineEncoding> parse_line_encoding(std::string_view s);
 // How an entry was confirmed: "docs" (read on the vendor's own page),
 // "copy" (read in verbatim third-party copies of the vendor's table that
 // agree; the vendor's page, cited, could not be read where the entry was

@@ -108,8 +108,16 @@ void ObjectReader::integer(const char* key, int& out, int min, int max) {
   out = v->get<int>();
 }
 
-void ObjectReader::optional_number(const char* key, std::optional<double>& out) {
-  const auto* v = member(key, false, "a number");
+void ObjectReader::number(const char* key, double& out) {
+  std::optional<double> v;
+  positive_number(key, true, v);
+  if (v) out = *v;
+}
+
+void ObjectReader::optional_number(const char* key, std::optional<double>& out) { positive_number(key, false, out); }
+
+void ObjectReader::positive_number(const char* key, bool required, std::optional<double>& out) {
+  const auto* v = member(key, required, "a number");
   if (!v) return;
   if (!v->is_number() || !(v->get<double>() > 0) || !std::isfinite(v->get<double>())) {
     problem(where(key), "expected a positive number, found " + describe_json(*v));

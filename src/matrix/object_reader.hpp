@@ -33,6 +33,8 @@ class ObjectReader {
   void sources(std::vector<std::string>& out);
 
   void integer(const char* key, int& out, int min, int max);
+  // Positive, finite numbers.
+  void number(const char* key, double& out);
   void optional_number(const char* key, std::optional<double>& out);
   void boolean(const char* key, bool& out);
   // An object of name -> positive number, names passing `check`.
@@ -50,6 +52,7 @@ class ObjectReader {
  private:
   const nlohmann::json* member(const char* key, bool required, const char* expected);
   void problem(std::string where, std::string detail);
+  void positive_number(const char* key, bool required, std::optional<double>& out);
   bool check_string(const nlohmann::json& v, const std::string& at, matrix_values::Check check, std::string& out);
 
   const nlohmann::json& object_;

@@ -29,7 +29,7 @@ KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRo
 bool is_whole_matrix(const Knowledge& k) { return !k.matrix.version.empty(); }
 
 Result<Knowledge> load_knowledge(const std::vector<std::string>& layers) {
-  auto base = check_knowledge(embedded_matrix_documents());
+  auto base = check_knowledge(embedded_compatibility_documents());
   if (!base.knowledge) return first_of(base, "");
   Knowledge k = std::move(*base.knowledge);
   k.matrix.origin = "embedded";
