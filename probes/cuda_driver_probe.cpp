@@ -9,6 +9,7 @@
 #include "host/cuda_devices.hpp"
 #include "host/dynamic_library.hpp"
 #include "host/symbol_table.hpp"
+#include "matrix/platform_knowledge.hpp"
 #include "probe.hpp"
 #include "util/pci_address.hpp"
 #include "util/version.hpp"
@@ -47,11 +48,14 @@ std::string query_driver(const std::vector<std::string>& candidates) {
   return dump_json(out);
 }
 
-// A toolkit's stub answers 34 to every call, cuGetErrorName included, so it
-// cannot name its own error; cuda.h does (CUDA_ERROR_STUB_LIBRARY = 34).
+// A toolkit's stub answers CUDA_ERROR_STUB_LIBRARY to every call,
+// cuGetErrorName included, so it cannot name its own error; cuda.h does
+// (its code: matrix/cuda_errors.json).
 std::string init_name_or_why(const CudaDriverApiFacts& c) {
   if (c.init_name) return *c.init_name;
-  if (c.init_code == 34) return "CUDA_ERROR_STUB_LIBRARY: a CUDA toolkit's stub, not the driver";
+  constexpr std::string_view kStub = "CUDA_ERROR_STUB_LIBRARY";
+  if (const auto stub = cuda_error_code(kStub); stub && c.init_code == *stub)
+    return std::string(kStub) + ": a CUDA toolkit's stub, not the driver";
   return "the library gave no name for it";
 }
 

@@ -5,6 +5,7 @@
 // probe's answer.
 #include <algorithm>
 
+#include "matrix/platform_knowledge.hpp"
 #include "parse/cuda_files.hpp"
 #include "parse/library_name.hpp"
 #include "probe.hpp"
@@ -18,24 +19,18 @@ struct LibrarySpec {
   const char* header;                       // in an include directory
   std::vector<std::string> version_macros;  // major, minor, patch
   const char* soname_stem;                  // "libcudnn.so"
-  std::vector<const char*> wheels;          // dist names, normalised with underscores
 };
 
 const std::vector<LibrarySpec>& specs() {
   static const std::vector<LibrarySpec> s = {
-      {"cudart", "cuda_runtime_api.h", {}, "libcudart.so", {"nvidia_cuda_runtime", "nvidia_cuda_runtime_cu11", "nvidia_cuda_runtime_cu12"}},
-      {"cudnn", "cudnn_version.h", {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"}, "libcudnn.so",
-       {"nvidia_cudnn_cu11", "nvidia_cudnn_cu12", "nvidia_cudnn_cu13"}},
-      {"nccl", "nccl.h", {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"}, "libnccl.so",
-       {"nvidia_nccl_cu11", "nvidia_nccl_cu12", "nvidia_nccl_cu13"}},
-      {"cublas", "cublas_api.h", {"CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH"}, "libcublas.so",
-       {"nvidia_cublas", "nvidia_cublas_cu11", "nvidia_cublas_cu12"}},
-      {"cufft", "cufft.h", {"CUFFT_VER_MAJOR", "CUFFT_VER_MINOR", "CUFFT_VER_PATCH"}, "libcufft.so",
-       {"nvidia_cufft", "nvidia_cufft_cu11", "nvidia_cufft_cu12"}},
-      {"nvrtc", "", {}, "libnvrtc.so", {"nvidia_cuda_nvrtc", "nvidia_cuda_nvrtc_cu11", "nvidia_cuda_nvrtc_cu12"}},
-      {"nvjitlink", "", {}, "libnvJitLink.so", {"nvidia_nvjitlink", "nvidia_nvjitlink_cu12"}},
-      {"tensorrt", "NvInferVersion.h", {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"}, "libnvinfer.so",
-       {"tensorrt", "tensorrt_libs", "tensorrt_cu12_libs"}},
+      {"cudart", "cuda_runtime_api.h", {}, "libcudart.so"},
+      {"cudnn", "cudnn_version.h", {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"}, "libcudnn.so"},
+      {"nccl", "nccl.h", {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"}, "libnccl.so"},
+      {"cublas", "cublas_api.h", {"CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH"}, "libcublas.so"},
+      {"cufft", "cufft.h", {"CUFFT_VER_MAJOR", "CUFFT_VER_MINOR", "CUFFT_VER_PATCH"}, "libcufft.so"},
+      {"nvrtc", "", {}, "libnvrtc.so"},
+      {"nvjitlink", "", {}, "libnvJitLink.so"},
+      {"tensorrt", "NvInferVersion.h", {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"}, "libnvinfer.so"},
   };
   return s;
 }
@@ -108,12 +103,15 @@ class Collector {
       }
   }
 
-  // NVIDIA's wheels, in a toolkit's dist-info directory or a Python environment.
+  // NVIDIA's wheels (matrix/libraries.json), in a toolkit's dist-info
+  // directory or a Python environment; a metapackage's version is its
+  // library's too.
   void dist(const std::string& dist_name, const std::string& v, const std::string& source, const std::string& found_in) {
     const auto n = normalise(dist_name);
-    for (auto& s : specs())
-      for (auto* w : s.wheels)
-        if (n == w) version(s.name, found_in, v, source, kDistInfo);
+    for (const auto& lib : library_wheel_table())
+      for (const auto* names : {&lib.wheels, &lib.metapackages})
+        for (const auto& w : *names)
+          if (n == normalise(w)) version(lib.library, found_in, v, source, kDistInfo);
   }
 
  private:

@@ -18,6 +18,7 @@
 
 #include "host/elf.hpp"
 #include "host/root_fs.hpp"
+#include "matrix/platform_knowledge.hpp"
 #include "parse/library_name.hpp"
 #include "probe.hpp"
 #include "util/paths.hpp"
@@ -56,37 +57,26 @@ const FrameworkObject kFrameworkObjects[] = {
     {"paddlepaddle", "paddle/base/libpaddle.so"},
 };
 
-// GPU libraries, by soname prefix: CUDA and its math libraries, cuDNN, NCCL,
-// NVTX, CUPTI, TensorRT, NVSHMEM, the driver; HIP, MIOpen, RCCL and ROCm's libraries.
-constexpr const char* kGpuPrefixes[] = {
-    "libcuda",     "libcudnn",      "libcublas",     "libcufft",   "libcufile",  "libcurand",   "libcusolver", "libcusparse",
-    "libcupti",    "libnccl",       "libnvrtc",   "libnvJitLink", "libnvToolsExt", "libnvtx", "libnvidia-",
-    "libnvshmem",  "libnvinfer",    "libnvjpeg",  "libamdhip64", "libMIOpen",  "librccl",    "libroc",
-    "libhip",      "libhsa-runtime64", "libamd_comgr", "libmagma",
-};
-
+// GPU libraries, by soname prefix (matrix/libraries.json: CUDA and its math
+// libraries, cuDNN, NCCL, NVTX, CUPTI, TensorRT, NVSHMEM, the driver; HIP,
+// MIOpen, RCCL and ROCm's libraries).
 bool is_gpu_library(std::string_view soname) {
-  return std::any_of(std::begin(kGpuPrefixes), std::end(kGpuPrefixes),
-                     [&](const char* p) { return starts_with(soname, p); });
+  return std::any_of(gpu_soname_prefixes().begin(), gpu_soname_prefixes().end(), [&](const SonamePrefixes& family) {
+    return std::any_of(family.prefixes.begin(), family.prefixes.end(),
+                       [&](const std::string& p) { return starts_with(soname, p); });
+  });
 }
 
 // cuDNN's libcudnn.so.N is a shim that dlopen()s its sub-libraries at run
-// time (cuDNN 9 "API Overview: sub-libraries"; cuDNN 8 "the cuDNN library is
-// split into six libraries"), so they are not DT_NEEDED entries of anything
-// torch loads, yet they are where a mixed cuDNN comes from. The ones the
-// package ships beside the shim are resolved as the shim's dlopen would.
-struct Companions {
-  const char* shim;
-  std::vector<const char*> libs;
-};
-const Companions kCompanions[] = {
-    {"libcudnn.so.9",
-     {"libcudnn_graph.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9",
-      "libcudnn_heuristic.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9"}},
-    {"libcudnn.so.8",
-     {"libcudnn_ops_infer.so.8", "libcudnn_ops_train.so.8", "libcudnn_cnn_infer.so.8", "libcudnn_cnn_train.so.8",
-      "libcudnn_adv_infer.so.8", "libcudnn_adv_train.so.8"}},
-};
+// time (matrix/libraries.json, sub_libraries), so they are not DT_NEEDED
+// entries of anything torch loads, yet they are where a mixed cuDNN comes
+// from. The ones the package ships beside the shim are resolved as the
+// shim's dlopen would.
+const SubLibraries* sub_libraries_of(const std::string& shim) {
+  const auto& table = sub_library_table();
+  const auto it = std::find_if(table.begin(), table.end(), [&](const SubLibraries& s) { return s.shim == shim; });
+  return it == table.end() ? nullptr : &*it;
+}
 
 bool glob_match(std::string_view pattern, std::string_view name) {
   const auto star = pattern.find('*');
@@ -205,9 +195,8 @@ std::optional<LoaderView> companions_view(ProbeContext& ctx, Resolver& r, const 
                                           const ElfDynamic& loader_dyn, const ObjectSearchPath& loader_sp,
                                           const std::string& owner) {
   if (!shim.path || !r.in_package(*shim.path)) return std::nullopt;
-  const auto* c = std::find_if(std::begin(kCompanions), std::end(kCompanions),
-                               [&](const Companions& x) { return shim.soname == x.shim; });
-  if (c == std::end(kCompanions)) return std::nullopt;
+  const auto* c = sub_libraries_of(shim.soname);
+  if (!c) return std::nullopt;
   auto dyn = read_object(ctx, *shim.path);
   if (!dyn) return std::nullopt;
   auto sp = search_path(ctx, *dyn, *shim.path);
@@ -215,7 +204,7 @@ std::optional<LoaderView> companions_view(ProbeContext& ctx, Resolver& r, const 
     sp.rpath.insert(sp.rpath.end(), loader_sp.rpath.begin(), loader_sp.rpath.end());
   LoaderView v = view_of(*shim.path, owner, *dyn);
   const std::string here = dir_of(*shim.path);
-  for (auto* lib : c->libs)
+  for (const auto& lib : c->sonames)
     if (ctx.host().exists(here + "/" + lib)) v.needed.push_back(r.resolve(lib, sp));
   if (v.needed.empty()) return std::nullopt;
   return v;

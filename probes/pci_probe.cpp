@@ -1,4 +1,5 @@
 // NVIDIA and AMD GPUs (and NVSwitches) on the PCI bus, from sysfs.
+#include "matrix/platform_knowledge.hpp"
 #include "parse/pci.hpp"
 #include "probe.hpp"
 #include "util/strings.hpp"
@@ -77,8 +78,8 @@ void probe_pci(ProbeContext& ctx) {
       if (auto n = parse_int(*text); n && *n >= 0) d.numa_node = static_cast<int>(*n);
     d.link.current_speed = attr("current_link_speed");
     d.link.max_speed = attr("max_link_speed");
-    if (d.link.current_speed) d.link.current_gen = pcie_gen_from_speed(*d.link.current_speed);
-    if (d.link.max_speed) d.link.max_gen = pcie_gen_from_speed(*d.link.max_speed);
+    if (d.link.current_speed) d.link.current_gen = pcie_gen_from_speed(*d.link.current_speed, pcie_transfer_rates());
+    if (d.link.max_speed) d.link.max_gen = pcie_gen_from_speed(*d.link.max_speed, pcie_transfer_rates());
     if (auto w = attr("current_link_width")) d.link.current_width = parse_link_width(*w);
     if (auto w = attr("max_link_width")) d.link.max_width = parse_link_width(*w);
     if (!pci_ids) pci_ids = load_pci_ids(ctx);

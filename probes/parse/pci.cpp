@@ -4,15 +4,13 @@
 
 namespace gpucheck {
 
-std::optional<int> pcie_gen_from_speed(std::string_view s) {
+std::optional<int> pcie_gen_from_speed(std::string_view s, const std::map<int, double>& rates_gts) {
   s = trim(s);
   const auto sp = s.find(' ');
   auto gts = parse_double(s.substr(0, sp));
   if (!gts) return std::nullopt;
-  // PCIe base spec transfer rates per generation.
-  struct { double rate; int gen; } const table[] = {{2.5, 1}, {5.0, 2}, {8.0, 3}, {16.0, 4}, {32.0, 5}, {64.0, 6}, {128.0, 7}};
-  for (auto& t : table)
-    if (*gts > t.rate - 0.1 && *gts < t.rate + 0.1) return t.gen;
+  for (const auto& [gen, rate] : rates_gts)
+    if (*gts > rate - 0.1 && *gts < rate + 0.1) return gen;
   return std::nullopt;
 }
 

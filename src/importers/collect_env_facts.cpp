@@ -5,6 +5,7 @@
 
 #include "importers/collect_env.hpp"
 #include "importers/report_notes.hpp"
+#include "matrix/platform_knowledge.hpp"
 #include "parse/conda_build.hpp"
 #include "parse/library_name.hpp"
 #include "parse/local_tag.hpp"
@@ -82,25 +83,26 @@ FrameworkBuild torch_build(const CollectEnvReport& r, const std::string& label, 
   return f;
 }
 
-// NVIDIA's library wheels, by the library they carry (as the probe names them).
+// "nvidia-cudnn-cu12" -> "nvidia-cudnn": the name without its CUDA major.
+std::string_view without_cuda_suffix(std::string_view wheel) {
+  const auto cu = wheel.rfind("-cu");
+  if (cu == std::string_view::npos || cu + 3 == wheel.size()) return wheel;
+  for (char c : wheel.substr(cu + 3))
+    if (c < '0' || c > '9') return wheel;
+  return wheel.substr(0, cu);
+}
+
+// NVIDIA's library wheels (matrix/libraries.json), by the library they carry
+// (as the probe names them); a metapackage carries none. A report's wheel
+// matches by its name without the CUDA major, with any "-cuNN" or none:
+// "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", and CUDA 13's unsuffixed names.
 std::optional<std::string> wheel_library(const std::string& dist) {
-  static constexpr std::array<std::pair<const char*, const char*>, 9> kWheels{{
-      {"nvidia-cudnn", "cudnn"},
-      {"nvidia-nccl", "nccl"},
-      {"nvidia-cublas", "cublas"},
-      {"nvidia-cufft", "cufft"},
-      {"nvidia-cuda-runtime", "cudart"},
-      {"nvidia-cuda-nvrtc", "nvrtc"},
-      {"nvidia-nvjitlink", "nvjitlink"},
-      {"tensorrt-libs", "tensorrt"},
-      {"tensorrt-cu12-libs", "tensorrt"},
-  }};
   const auto n = normalize_dist_name(dist);
-  for (auto& [wheel, lib] : kWheels) {
-    const std::string w = wheel;
-    // "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", and CUDA 13's unsuffixed names.
-    if (n == w || (starts_with(n, w + "-cu") && n.find('-', w.size() + 1) == std::string::npos)) return std::string(lib);
-  }
+  for (const auto& lib : library_wheel_table())
+    for (const auto& wheel : lib.wheels) {
+      const std::string w(without_cuda_suffix(wheel));
+      if (n == w || (starts_with(n, w + "-cu") && n.find('-', w.size() + 1) == std::string::npos)) return lib.library;
+    }
   return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include "facts/gpu_inventory.hpp"
 #include "kernels/catalog.hpp"
 #include "matrix/lookup.hpp"
+#include "matrix/platform_knowledge.hpp"
 #include "matrix/precisions.hpp"
 #include "util/pci_address.hpp"
 #include "util/version.hpp"
@@ -369,23 +370,13 @@ void add_expectations(GpuKernelFacts& gpu, const KernelRequest& req) {
 
 const std::vector<std::string>& all_precisions() { return checked_precisions(); }
 
-// Rates and encodings per generation (PCI-SIG base specifications, as
-// tabulated at https://hpc-notes.pages.dev/reference/pcie): 1.0 2.5 GT/s and
-// 2.0 5 GT/s with 8b/10b; 3.0 8, 4.0 16, 5.0 32 GT/s with 128b/130b.
-// Generation 6 (PAM4 with FLIT framing) is left unknown until its efficiency
-// is confirmed from a primary source.
+// Rates and encodings per generation: matrix/pcie.json. A generation whose
+// encoding's payload share is unconfirmed there (6 and 7: PAM4 with Flit
+// framing) has no expectation.
 std::optional<double> pcie_gbs(int gen, int width) {
-  double gt = 0, efficiency = 0;
-  switch (gen) {
-    case 1: gt = 2.5; efficiency = 0.8; break;
-    case 2: gt = 5.0; efficiency = 0.8; break;
-    case 3: gt = 8.0; efficiency = 128.0 / 130; break;
-    case 4: gt = 16.0; efficiency = 128.0 / 130; break;
-    case 5: gt = 32.0; efficiency = 128.0 / 130; break;
-    default: return std::nullopt;
-  }
-  if (width <= 0) return std::nullopt;
-  return gt * efficiency * width / 8;
+  const auto lane = pcie_lane_gbits(gen);
+  if (!lane || width <= 0) return std::nullopt;
+  return *lane * width / 8;
 }
 
 KernelFacts run_kernel_checks(const KernelRequest& req) {

@@ -14,6 +14,7 @@
 #include "kernels/driver_api.hpp"
 #include "kernels/nvml_api.hpp"
 #include "kernels/reference.hpp"
+#include "matrix/platform_knowledge.hpp"
 #include "util/json_text.hpp"
 
 namespace gpucheck::kernels {
@@ -118,8 +119,9 @@ std::optional<CUmodule> jit(const Api& api, const KernelSpec& k, json& result) {
   return std::nullopt;
 }
 
-// cuda.h: the PTX declares an ISA version newer than the driver's JIT knows.
-constexpr CUresult kUnsupportedPtxVersion = 222;
+// The PTX declares an ISA version newer than the driver's JIT knows (the
+// code cuda.h gives the name: matrix/cuda_errors.json).
+bool unsupported_ptx_version(int code) { return code == cuda_error_code("CUDA_ERROR_UNSUPPORTED_PTX_VERSION"); }
 
 // jit(), and where the driver is too old for the kernel's PTX ISA version
 // (wgmma needs PTX 8.0, the sm_120f kernels 8.8), the variant the plan named
@@ -144,7 +146,7 @@ std::optional<Jitted> jit_with_fallback(const Api& api, const KernelSpec& k, con
       return Jitted{*mod, spec};
     }
     const auto next = o.jit_fallback.find(spec->entry);
-    if (result.value("jit_code", 0) != kUnsupportedPtxVersion || next == o.jit_fallback.end()) return std::nullopt;
+    if (!unsupported_ptx_version(result.value("jit_code", 0)) || next == o.jit_fallback.end()) return std::nullopt;
     const KernelSpec* fallback = find_kernel(next->second);
     if (!fallback) return std::nullopt;
     refused += (refused.empty() ? "" : "; ") + std::string("the driver's JIT refused ") + spec->entry + " (PTX " +

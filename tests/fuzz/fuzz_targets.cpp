@@ -8,6 +8,7 @@
 #include "importers/import_report.hpp"
 #include "lock/lockfile.hpp"
 #include "matrix/matrix_load.hpp"
+#include "matrix/platform_knowledge.hpp"
 #include "parse/conda_build.hpp"
 #include "parse/conda_meta.hpp"
 #include "parse/cuda_files.hpp"
@@ -84,7 +85,7 @@ void probe_files(std::string_view in) {
     case 13: (void)parse_rocm_version_file(in); (void)parse_rocm_version_header(in); (void)parse_hip_version_header(in); break;
     case 14: (void)cuda_version_from_version_json(in); (void)cuda_version_from_version_txt(in); (void)cuda_version_from_nvcc(in); break;
     case 15: (void)integer_defines(in); (void)mountinfo_mount_points(in); (void)parse_c_defines(in); break;
-    case 16: (void)pci_ids_name(in, "10de", "2330"); (void)pcie_gen_from_speed(in); (void)parse_link_width(in); break;
+    case 16: (void)pci_ids_name(in, "10de", "2330"); (void)pcie_gen_from_speed(in, pcie_transfer_rates()); (void)parse_link_width(in); break;
     case 17: (void)evaluate_marker(in, MarkerEnv{{{"platform_system", "Linux"}, {"python_version", "3.11"}}}); break;
     case 18: {
       (void)Version::parse(in);

@@ -3,7 +3,9 @@
 // against values read from each file with plain regexes, not the importer;
 // each field mapping has its own case on small synthetic snippets.
 #include <catch2/catch.hpp>
+
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -271,6 +273,30 @@ TEST_CASE("collect_env: cuDNN as a path, a list of candidates, and NVIDIA wheels
   CHECK(wheels.software.libraries[0].version == "8.9.2.26");
   CHECK(wheels.software.libraries[0].version_source == "collect_env: line 3");
   CHECK(wheels.software.libraries[1].name == "nccl");
+}
+
+TEST_CASE("collect_env: which listed wheels carry which library (the wheel table, matched by name stem)",
+          "[importers][collect_env]") {
+  // Each name's version is its index, so the libraries found say which names matched.
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"nvidia-cudnn-cu11", "cudnn"},      {"nvidia-cudnn-cu13", "cudnn"},       {"nvidia-cudnn", "cudnn"},
+      {"nvidia_cudnn_cu12", "cudnn"},      {"nvidia-cublas-cu13", "cublas"},     {"nvidia-cuda-runtime", "cudart"},
+      {"nvidia-cuda-nvrtc-cu12", "nvrtc"}, {"nvidia-nvjitlink", "nvjitlink"},    {"nvidia-cufft-cu11", "cufft"},
+      {"nvidia-nccl-cu12", "nccl"},        {"tensorrt-libs", "tensorrt"},        {"tensorrt-cu12-libs", "tensorrt"},
+      {"tensorrt", ""},                    {"tensorrt-cu12", ""},                {"nvidia-cudnn-frontend", ""},
+      {"nvidia-cuda-runtime-cu12-x", ""},  {"nvidia-nvtx-cu12", ""},             {"nvidia-cusparse-cu12", ""},
+      {"nvidia-cuda", ""},
+  };
+  std::string text = "PyTorch version: 2.3.0+cu121\nVersions of relevant libraries:\n";
+  for (std::size_t i = 0; i < names.size(); ++i) text += "[pip3] " + names[i].first + "==" + std::to_string(i + 1) + "\n";
+  const auto f = import_snippet(text);
+  std::map<std::string, std::string> found;  // version -> library
+  for (const auto& l : f.software.libraries) found[l.version.value_or("?")] = l.name;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i].first);
+    const auto it = found.find(std::to_string(i + 1));
+    CHECK((it == found.end() ? std::string() : it->second) == names[i].second);
+  }
 }
 
 TEST_CASE("collect_env: GPUs, driver, UUIDs and torch's driver-too-old warning", "[importers][collect_env]") {

@@ -1,6 +1,7 @@
 // sysfs PCI values, pci.ids, os-release, kernel log Xids, dpkg status, library names.
 #include <catch2/catch.hpp>
 
+#include "matrix/platform_knowledge.hpp"
 #include "parse/dpkg_status.hpp"
 #include "parse/kernel_log.hpp"
 #include "parse/library_name.hpp"
@@ -12,16 +13,28 @@ using namespace gpucheck;
 using gpucheck::test::data;
 
 TEST_CASE("sysfs link speeds map to PCIe generations", "[pci]") {
-  CHECK(pcie_gen_from_speed("2.5 GT/s PCIe") == 1);
-  CHECK(pcie_gen_from_speed("5.0 GT/s PCIe") == 2);
-  CHECK(pcie_gen_from_speed("8.0 GT/s PCIe\n") == 3);
-  CHECK(pcie_gen_from_speed("16.0 GT/s PCIe") == 4);
-  CHECK(pcie_gen_from_speed("32.0 GT/s PCIe") == 5);
-  CHECK(pcie_gen_from_speed("64.0 GT/s PCIe") == 6);
-  CHECK(pcie_gen_from_speed("2.5 GT/s") == 1);  // kernels before 4.20 omit "PCIe"
-  CHECK_FALSE(pcie_gen_from_speed("Unknown"));
-  CHECK_FALSE(pcie_gen_from_speed("Unknown speed"));
-  CHECK_FALSE(pcie_gen_from_speed(""));
+  // The matrix's table (matrix/pcie.json), as the PCI probe passes it.
+  const auto& rates = pcie_transfer_rates();
+  CHECK(pcie_gen_from_speed("2.5 GT/s PCIe", rates) == 1);
+  CHECK(pcie_gen_from_speed("5.0 GT/s PCIe", rates) == 2);
+  CHECK(pcie_gen_from_speed("8.0 GT/s PCIe\n", rates) == 3);
+  CHECK(pcie_gen_from_speed("16.0 GT/s PCIe", rates) == 4);
+  CHECK(pcie_gen_from_speed("32.0 GT/s PCIe", rates) == 5);
+  CHECK(pcie_gen_from_speed("64.0 GT/s PCIe", rates) == 6);
+  CHECK(pcie_gen_from_speed("128.0 GT/s PCIe", rates) == 7);
+  CHECK(pcie_gen_from_speed("2.5 GT/s", rates) == 1);  // kernels before 4.20 omit "PCIe"
+  CHECK_FALSE(pcie_gen_from_speed("20.0 GT/s PCIe", rates));  // no generation's rate
+  CHECK_FALSE(pcie_gen_from_speed("Unknown", rates));
+  CHECK_FALSE(pcie_gen_from_speed("Unknown speed", rates));
+  CHECK_FALSE(pcie_gen_from_speed("", rates));
+}
+
+TEST_CASE("the PCIe parser knows only the rates it is given", "[pci]") {
+  const std::map<int, double> two{{1, 2.5}, {2, 5.0}};
+  CHECK(pcie_gen_from_speed("5.0 GT/s PCIe", two) == 2);
+  CHECK(pcie_gen_from_speed("5.05 GT/s PCIe", two) == 2);  // within 0.1 GT/s
+  CHECK_FALSE(pcie_gen_from_speed("8.0 GT/s PCIe", two));
+  CHECK_FALSE(pcie_gen_from_speed("2.5 GT/s PCIe", {}));
 }
 
 TEST_CASE("link widths", "[pci]") {
