@@ -4,6 +4,7 @@
 #include <map>
 
 #include "matrix/lookup.hpp"
+#include "matrix/platform_knowledge.hpp"
 #include "rules/fact_view_parts.hpp"
 #include "util/paths.hpp"
 #include "util/python_name.hpp"
@@ -64,9 +65,17 @@ void cudnn_facts(const FrameworkBuild& fw, const FrameworkVariant* v, const Pyth
   if (cuda == out.end()) return;
   const auto& cv = cuda->second.version;
   if (!cv) return;
-  const std::string wheel = "nvidia-cudnn-cu" + std::to_string(cv->major());
+  // cuDNN's wheel for the build's CUDA major, "nvidia-cudnn-cu12", as
+  // matrix/libraries.json names it.
+  const std::string suffix = "-cu" + std::to_string(cv->major());
+  std::optional<std::string> wheel;
+  for (const auto& lib : library_wheel_table())
+    if (lib.library == "cudnn")
+      for (const auto& w : lib.wheels)
+        if (w.size() > suffix.size() && w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0) wheel = w;
+  if (!wheel) return;
   for (auto& d : e.distributions)
-    if (normalize_dist_name(d.name) == wheel) {
+    if (normalize_dist_name(d.name) == *wheel) {
       put("framework.cudnn_runtime", "framework.cudnn_runtime_major", d.version, d.source);
       return;
     }
