@@ -3,7 +3,6 @@
 // version; library file names the version of the copy that loads; NVIDIA's
 // wheels their dist-info. Which copy a framework really loads is the loader
 // probe's answer.
-#include <algorithm>
 #include <utility>
 
 #include "matrix/platform_knowledge.hpp"
@@ -34,27 +33,6 @@ const std::vector<LibrarySpec>& specs() {
       {"tensorrt", "NvInferVersion.h", {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"}, "libnvinfer.so"},
   };
   return s;
-}
-
-std::string normalise(std::string name) {
-  name = to_lower(name);
-  std::replace(name.begin(), name.end(), '-', '_');
-  std::replace(name.begin(), name.end(), '.', '_');
-  return name;
-}
-
-// NVIDIA's wheels (matrix/libraries.json) as dist() compares them, each with
-// its library, normalised once: an environment lists hundreds of
-// distributions. A metapackage's version is its library's too.
-const std::vector<std::pair<std::string, std::string>>& wheel_libraries() {
-  static const auto names = [] {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& lib : library_wheel_table())
-      for (const auto* list : {&lib.wheels, &lib.metapackages})
-        for (const auto& w : *list) out.emplace_back(normalise(w), lib.library);
-    return out;
-  }();
-  return names;
 }
 
 // Gathers the copies found by every route into one entry per library and
@@ -120,9 +98,8 @@ class Collector {
 
   // NVIDIA's wheels, in a toolkit's dist-info directory or a Python environment.
   void dist(const std::string& dist_name, const std::string& v, const std::string& source, const std::string& found_in) {
-    const auto n = normalise(dist_name);
-    for (const auto& [wheel, library] : wheel_libraries())
-      if (n == wheel) version(library, found_in, v, source, kDistInfo);
+    // A metapackage's version is its library's too.
+    if (const auto library = library_of_wheel(dist_name)) version(*library, found_in, v, source, kDistInfo);
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "matrix/matrix_values.hpp"
+#include "util/python_name.hpp"
 
 namespace gpucheck {
 namespace {
@@ -46,6 +47,20 @@ MatrixCheck check_platform_document(std::string_view path) {
 const std::vector<SonamePrefixes>& gpu_soname_prefixes() { return libraries().soname_prefixes; }
 const std::vector<SubLibraries>& sub_library_table() { return libraries().sub_libraries; }
 const std::vector<LibraryWheels>& library_wheel_table() { return libraries().library_wheels; }
+
+std::optional<std::string> library_of_wheel(std::string_view dist_name) {
+  // Normalised once: an environment lists hundreds of distributions.
+  static const std::map<std::string, std::string> by_wheel = [] {
+    std::map<std::string, std::string> out;
+    for (const auto& lib : library_wheel_table())
+      for (const auto* list : {&lib.wheels, &lib.metapackages})
+        for (const auto& w : *list) out.emplace(normalize_dist_name(w), lib.library);
+    return out;
+  }();
+  const auto it = by_wheel.find(normalize_dist_name(dist_name));
+  if (it == by_wheel.end()) return std::nullopt;
+  return it->second;
+}
 
 const std::map<int, double>& pcie_transfer_rates() {
   static const std::map<int, double> rates = [] {

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,9 @@ namespace gpucheck {
 const std::vector<SonamePrefixes>& gpu_soname_prefixes();
 const std::vector<SubLibraries>& sub_library_table();
 const std::vector<LibraryWheels>& library_wheel_table();
+// The library whose version an NVIDIA wheel or metapackage states, by its
+// distribution name in any PEP 503 spelling: "nvidia_cudnn_cu12" -> "cudnn".
+std::optional<std::string> library_of_wheel(std::string_view dist_name);
 
 // matrix/pcie.json: each generation's transfer rate, generation -> GT/s
 // (the parsers' form of the table), and the payload rate of one lane.

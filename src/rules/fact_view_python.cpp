@@ -65,17 +65,12 @@ void cudnn_facts(const FrameworkBuild& fw, const FrameworkVariant* v, const Pyth
   if (cuda == out.end()) return;
   const auto& cv = cuda->second.version;
   if (!cv) return;
-  // cuDNN's wheel for the build's CUDA major, "nvidia-cudnn-cu12", as
-  // matrix/libraries.json names it.
+  // cuDNN's wheel for the build's CUDA major: "nvidia-cudnn-cu12" (matrix/libraries.json).
   const std::string suffix = "-cu" + std::to_string(cv->major());
-  std::optional<std::string> wheel;
-  for (const auto& lib : library_wheel_table())
-    if (lib.library == "cudnn")
-      for (const auto& w : lib.wheels)
-        if (w.size() > suffix.size() && w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0) wheel = w;
-  if (!wheel) return;
   for (auto& d : e.distributions)
-    if (normalize_dist_name(d.name) == *wheel) {
+    if (const std::string name = normalize_dist_name(d.name);
+        name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        library_of_wheel(name) == "cudnn") {
       put("framework.cudnn_runtime", "framework.cudnn_runtime_major", d.version, d.source);
       return;
     }

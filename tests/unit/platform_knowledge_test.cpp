@@ -79,3 +79,13 @@ TEST_CASE("platform: CUDA error codes by their cuda.h names", "[platform][cuda_d
   CHECK(cuda_error_code("CUDA_ERROR_UNSUPPORTED_PTX_VERSION") == 222);
   CHECK_FALSE(cuda_error_code("CUDA_ERROR_NOT_LISTED"));
 }
+
+TEST_CASE("platform knowledge: a wheel's library, in any PEP 503 spelling", "[platform]") {
+  CHECK(library_of_wheel("nvidia-cudnn-cu12") == "cudnn");
+  CHECK(library_of_wheel("NVIDIA_CUDNN_CU12") == "cudnn");
+  CHECK(library_of_wheel("nvidia.nccl-cu13") == "nccl");
+  CHECK(library_of_wheel("tensorrt") == "tensorrt");  // a metapackage states its library's version
+  CHECK_FALSE(library_of_wheel("torch"));
+  CHECK_FALSE(library_of_wheel(""));
+  CHECK_FALSE(library_of_wheel("\xff\xfe"));
+}
