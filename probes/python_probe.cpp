@@ -1,7 +1,8 @@
 // Python environments a job would use and what is installed in them, read
 // from files: dist-info, egg-info and conda-meta metadata, the pins between
 // them, and the frameworks' own build files (torch/version.py, …). The
-// interpreter is run once, with a deadline, only to ask for sys.path; with
+// sys.path comes from files too (python_sys_path.hpp); the interpreter is
+// run, once and with a deadline, only where they do not settle it; with
 // --deep, probes/deep_probe.py imports the frameworks inside it.
 #include <algorithm>
 #include <set>
@@ -18,6 +19,7 @@
 #include "parse/pyvenv_cfg.hpp"
 #include "parse/sys_path_answer.hpp"
 #include "probe.hpp"
+#include "python_sys_path.hpp"
 #include "util/embedded_file.hpp"
 #include "util/parallel.hpp"
 #include "util/paths.hpp"
@@ -32,35 +34,6 @@ extern const File kDeepProbe[];  // probes/deep_probe.py (probes/CMakeLists.txt)
 namespace {
 
 constexpr const char* kSubject = "python";
-
-// Asked of every interpreter, once. Deliberately without -I: -I drops
-// PYTHONPATH, PYTHONHOME and the user's site-packages, all of which a job
-// run from the same environment sees; we want the sys.path the job gets.
-// With -S and site.main() called by hand (documented for -S), so that the
-// .pth files' path lines are added as at start-up but their import lines and
-// sitecustomize are not run: they are arbitrary code, which made the question
-// take 75 ms instead of 16 on a host whose .pth imports certifi. The answer is
-// NUL-separated bytes (version, prefix, base prefix, executable, then
-// sys.path): importing json would cost another 10 ms, and fsencode keeps
-// undecodable paths. The "" of -c is taken out first, as it is not yet on
-// sys.path when site runs at start-up. No variable parts: its text is the
-// snapshot key.
-constexpr const char* kSysPathScript = R"(import os, site, sys
-def pth(sitedir, name, known):
-    try:
-        with open(os.path.join(sitedir, name), 'rb') as f: lines = f.read().decode('utf-8-sig', 'surrogateescape').splitlines()
-    except OSError: return known
-    for line in lines:
-        if line.startswith(('#', 'import ', 'import\t')) or not line.strip(): continue
-        d, case = site.makepath(sitedir, line.rstrip())
-        if case not in known and os.path.exists(d): sys.path.append(d); known.add(case)
-    return known
-if sys.path[:1] == ['']: del sys.path[0]
-site.addpackage = pth
-site.execsitecustomize = site.execusercustomize = lambda: None
-site.main()
-v = sys.version_info
-sys.stdout.buffer.write(b'\0'.join(map(os.fsencode, ['%d.%d.%d' % v[:3], sys.prefix, getattr(sys, 'base_prefix', sys.prefix), sys.executable or ''] + sys.path))))";
 
 // METADATA holds the long description after its headers; torch's is 30 KB.
 // The headers we need come first, so a bounded read is enough.
@@ -162,6 +135,7 @@ struct EnvWork {
   std::string prefix;  // sys.prefix, or the guessed one
   std::string identity;
   std::optional<InterpreterAnswer> answer;
+  bool from_files = false;  // answer worked out from files, no interpreter run
 };
 
 // venv: pyvenv.cfg beside the interpreter's bin/ (PEP 405); conda: conda-meta/.
@@ -213,7 +187,7 @@ std::vector<std::string> conventional_paths(const Host& h, const std::string& pr
 }
 
 Command sys_path_question(ProbeContext& ctx, const std::string& interpreter) {
-  return Command{interpreter, {"-S", "-c", kSysPathScript}, ctx.deadline().cap(ctx.options().command_timeout)};
+  return Command{interpreter, {"-S", "-c", kSysPathQuestion}, ctx.deadline().cap(ctx.options().command_timeout)};
 }
 
 void ask_sys_path(ProbeContext& ctx, EnvWork& w) {
@@ -545,19 +519,34 @@ std::vector<EnvWork> discover(ProbeContext& ctx, bool quiet) {
   return envs;
 }
 
+// Settles the environment's sys.path from files where they can; --deep
+// runs the interpreter anyway, so there it is asked.
+bool needs_interpreter(ProbeContext& ctx, EnvWork& w) {
+  if (ctx.options().deep) return true;
+  if (!w.from_files)
+    if (auto a = sys_path_from_files(ctx.host(), w.env.interpreter)) {
+      w.answer = std::move(*a);
+      w.from_files = true;
+    }
+  return !w.from_files;
+}
+
 }  // namespace
 
-// Starting an interpreter costs 20-200 ms: every environment is asked for
-// its sys.path before any probe runs, so the answers come while the others
-// read files, and the run waits for the slowest start, not for their sum.
+// Starting an interpreter costs 20-200 ms: an environment whose files do
+// not settle its sys.path is asked before any probe runs, so the answers
+// come while the others read files, and the run waits for the slowest
+// start, not for their sum.
 void start_python(ProbeContext& ctx) {
-  for (auto& w : discover(ctx, true)) ctx.start(sys_path_question(ctx, w.env.interpreter));
+  for (auto& w : discover(ctx, true))
+    if (needs_interpreter(ctx, w)) ctx.start(sys_path_question(ctx, w.env.interpreter));
 }
 
 void probe_python(ProbeContext& ctx) {
   const Host& h = ctx.host();
   std::vector<EnvWork> envs = discover(ctx, false);
-  for (auto& w : envs) ctx.start(sys_path_question(ctx, w.env.interpreter));  // those start_python did not foresee
+  for (auto& w : envs)  // those start_python did not foresee
+    if (needs_interpreter(ctx, w)) ctx.start(sys_path_question(ctx, w.env.interpreter));
   std::map<std::string, std::size_t> by_prefix;  // after asking: sys.prefix + executable
   for (auto& w : envs) {
     if (ctx.deadline().expired()) {
@@ -565,7 +554,7 @@ void probe_python(ProbeContext& ctx) {
       continue;
     }
     auto& e = w.env;
-    ask_sys_path(ctx, w);
+    if (!w.from_files) ask_sys_path(ctx, w);
     const std::string bin = dir_of(e.interpreter);
     std::map<std::string, std::string> cfg;
     for (const std::string& p : {w.prefix + "/pyvenv.cfg", bin + "/pyvenv.cfg"})
@@ -592,7 +581,7 @@ void probe_python(ProbeContext& ctx) {
         else if (h.exists(w.prefix + "/pyvenv.cfg") || (!w.answer->base_prefix.empty() && w.answer->base_prefix != w.prefix)) e.kind = "venv";
       }
       e.sys_path = w.answer->path;
-      e.sys_path_source = "interpreter";
+      e.sys_path_source = w.from_files ? "files" : "interpreter";
     } else {
       auto xys = guess_xy(h, e.interpreter, w.prefix, cfg);
       e.sys_path = conventional_paths(h, w.prefix, xys);

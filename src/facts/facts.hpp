@@ -263,7 +263,7 @@ struct PythonEnv {
   std::vector<std::string> found_via;      // "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "--python"
   std::optional<std::string> version;      // "3.10.12"
   std::vector<std::string> sys_path;
-  std::string sys_path_source;             // "interpreter" or "conventional locations"
+  std::string sys_path_source;             // "files", "interpreter" or "conventional locations"
   std::vector<Distribution> distributions;
   std::vector<FrameworkBuild> frameworks;
   std::vector<LoaderView> loader;          // the frameworks' own shared objects, resolved

@@ -53,6 +53,13 @@ void deep_lines(Writer& w, const DeepProbeFacts& d) {
 
 }  // namespace
 
+// Where a sys.path came from, in a reader's words.
+std::string sys_path_how(const std::string& source) {
+  if (source == "interpreter") return "asked the interpreter";
+  if (source == "files") return "worked out from files, as the interpreter would";
+  return source;
+}
+
 void python_section(Writer& w, const Facts& f) {
   w.section("Python environments");
   if (f.software.python.empty()) w.line("none found");
@@ -60,7 +67,7 @@ void python_section(Writer& w, const Facts& f) {
     w.fact("Python", e.interpreter + " (" + e.kind + ", " + or_unknown(e.version, "version unknown") + ")",
            "found via " + join(e.found_via, ", "));
     w.fact("  sys.path", std::to_string(e.sys_path.size()) + " entries, " + std::to_string(e.distributions.size()) +
-                             " distributions", e.sys_path_source == "interpreter" ? "asked the interpreter" : e.sys_path_source);
+                             " distributions", sys_path_how(e.sys_path_source));
     for (auto& fw : e.frameworks) w.fact("  " + fw.name, framework_line(fw), fw.source);
     for (auto& d : e.distributions)
       for (auto& r : d.requires_dist)

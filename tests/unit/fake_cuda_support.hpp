@@ -1,6 +1,5 @@
-// What the tests that drive the fake libcuda (tests/fake_cuda) share: an
-// environment variable set for a scope, a driver description written to a
-// temporary file, a kernel of the catalogue by entry name, and the bytes a
+// What the tests that drive the fake libcuda (tests/fake_cuda) share: a
+// driver description written to a temporary file, a kernel of the catalogue by entry name, and the bytes a
 // right answer holds.
 #pragma once
 
@@ -20,25 +19,6 @@
 #include "test_support.hpp"
 
 namespace gpucheck::test {
-
-// Sets an environment variable for the scope, restoring what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
-    if (const char* old = std::getenv(name_.c_str())) old_ = old;
-    ::setenv(name_.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
-    else ::unsetenv(name_.c_str());
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
 
 // One H100 as the fake driver describes it (synthetic: two SMs, so runs are short).
 inline const std::string kFakeH100 =

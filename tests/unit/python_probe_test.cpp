@@ -14,7 +14,9 @@
 #include <regex>
 
 #include "host/hosts.hpp"
+#include "host/process.hpp"
 #include "probe.hpp"
+#include "python_sys_path.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -321,7 +323,7 @@ TEST_CASE("this machine: Debian's python3-torch is a CPU-only build of its state
   auto f = probe_python_only(host, o);
   const auto* e = env_of(f, "/usr/bin/python3");
   REQUIRE(e);
-  CHECK(e->sys_path_source == "interpreter");
+  CHECK(e->sys_path_source == "files");  // Debian's layout needs no interpreter run
   CHECK(e->kind == "system");
   const auto* torch = find_fw(*e, "torch");
   REQUIRE(torch);
@@ -383,9 +385,10 @@ std::vector<std::string> own_sys_path(const std::string& python) {
 
 }  // namespace
 
-// The question runs with -S and adds the .pth files' paths itself: the
-// answer must still be the sys.path the interpreter really starts with.
-TEST_CASE("this machine: the sys.path question answers what the interpreter itself has, without running .pth imports", "[python][probe][live]") {
+// The question runs with -S and adds the .pth files' paths itself, and the
+// files' answer follows the same rules: both must still be the sys.path the
+// interpreter really starts with.
+TEST_CASE("this machine: the sys.path, asked or from files, is what the interpreter itself has, without running .pth imports", "[python][probe][live]") {
   if (!fs::exists("/usr/bin/python3")) {
     WARN("no /usr/bin/python3: skipped");
     return;
@@ -423,11 +426,16 @@ TEST_CASE("this machine: the sys.path question answers what the interpreter itse
   ProbeOptions o;
   o.pythons = {venv.string()};
   auto f = probe_python_only(host, o);
+  auto asked = run_process((venv / "bin/python3").string(), {"-S", "-c", kSysPathQuestion}, Millis(30000));
   ::unsetenv("PYTHONPATH");
   const auto* e = env_of(f, (venv / "bin/python3").string());
   REQUIRE(e);
-  CHECK(e->sys_path_source == "interpreter");
+  CHECK(e->sys_path_source == "files");
   CHECK(e->sys_path == expected);
+  REQUIRE(asked);
+  auto answer = parse_interpreter_answer(asked->out);
+  REQUIRE(answer);
+  CHECK(answer->path == expected);
   CHECK(std::find(expected.begin(), expected.end(), (t.path() / "relative").string()) != expected.end());
   CHECK(std::count(expected.begin(), expected.end(), (t.path() / "absolute").string()) == 1);
   CHECK(expected.front() == (t.path() / "pythonpath").string());

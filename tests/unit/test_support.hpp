@@ -1,8 +1,12 @@
-// Helpers shared by the tests: reading test data, temporary directories.
+// Helpers shared by the tests: reading test data, temporary directories,
+// environment variables set for a scope.
 #pragma once
+
+#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -58,6 +62,27 @@ class TempDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// Sets (or, with nullopt, unsets) an environment variable for the scope,
+// restoring what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::optional<std::string>& value) : name_(std::move(name)) {
+    if (const char* old = std::getenv(name_.c_str())) old_ = old;
+    if (value) ::setenv(name_.c_str(), value->c_str(), 1);
+    else ::unsetenv(name_.c_str());
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
+    else ::unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
 };
 
 }  // namespace gpucheck::test
