@@ -84,6 +84,34 @@ void ObjectReader::string_list(const char* key, std::vector<std::string>& out, m
   }
 }
 
+// A check that accepts text Version cannot parse would be a bug in the
+// check; it is reported rather than stored as an empty version.
+std::optional<Version> ObjectReader::parsed(const std::string& text, const std::string& at) {
+  auto v = Version::parse(text);
+  if (!v) problem(at, "expected a version, found \"" + text + "\"");
+  return v;
+}
+
+void ObjectReader::version(const char* key, Version& out, matrix_values::Check check) {
+  std::string s;
+  string(key, s, check);
+  if (s.empty()) return;  // missing or rejected, already reported
+  if (auto v = parsed(s, where(key))) out = std::move(*v);
+}
+
+void ObjectReader::optional_version(const char* key, std::optional<Version>& out, matrix_values::Check check) {
+  std::optional<std::string> s;
+  optional_string(key, s, check);
+  if (s) out = parsed(*s, where(key));
+}
+
+void ObjectReader::version_list(const char* key, std::vector<Version>& out, matrix_values::Check check, bool required) {
+  std::vector<std::string> texts;
+  string_list(key, texts, check, required);
+  for (const auto& t : texts)
+    if (auto v = parsed(t, where(key))) out.push_back(std::move(*v));
+}
+
 void ObjectReader::sources(std::vector<std::string>& out) {
   const auto* v = member("sources", true, "a non-empty array of https:// URLs");
   if (!v) return;

@@ -15,6 +15,7 @@
 
 #include "matrix/matrix_values.hpp"
 #include "util/result.hpp"
+#include "util/version.hpp"
 
 namespace gpucheck {
 
@@ -29,6 +30,11 @@ class ObjectReader {
   // Absent means keep `out`'s default.
   void defaulted_string(const char* key, std::string& out, matrix_values::Check check);
   void string_list(const char* key, std::vector<std::string>& out, matrix_values::Check check, bool required);
+  // Versions: read as strings (same checks, same messages), then parsed here
+  // once so that no query parses matrix text again.
+  void version(const char* key, Version& out, matrix_values::Check check);
+  void optional_version(const char* key, std::optional<Version>& out, matrix_values::Check check);
+  void version_list(const char* key, std::vector<Version>& out, matrix_values::Check check, bool required);
   // A non-empty array of https:// URLs, always required.
   void sources(std::vector<std::string>& out);
 
@@ -54,6 +60,7 @@ class ObjectReader {
   void problem(std::string where, std::string detail);
   void positive_number(const char* key, bool required, std::optional<double>& out);
   bool check_string(const nlohmann::json& v, const std::string& at, matrix_values::Check check, std::string& out);
+  std::optional<Version> parsed(const std::string& text, const std::string& at);
 
   const nlohmann::json& object_;
   std::string document_;

@@ -33,6 +33,13 @@ FactValue FactValue::of_version(std::string v, std::string source) {
   return f;
 }
 
+FactValue FactValue::of_version(const Version& v, std::string source) {
+  FactValue f = of_text(v.text(), std::move(source));
+  f.kind = FactKind::version;
+  f.version = v;
+  return f;
+}
+
 FactValue FactValue::of_number(double v, std::string source) {
   FactValue f;
   f.kind = FactKind::number;
@@ -62,6 +69,15 @@ FactValue FactValue::of_list(std::vector<std::string> v, std::string source) {
   f.item_versions.reserve(f.items.size());
   for (const auto& item : f.items) f.item_versions.push_back(Version::parse(item));
   f.source = std::move(source);
+  return f;
+}
+
+FactValue FactValue::of_list(const std::vector<Version>& v, std::string source) {
+  FactValue f = of_text("", std::move(source));
+  f.kind = FactKind::list;
+  f.items = version_texts(v);
+  f.text = join(f.items, ", ");
+  f.item_versions.assign(v.begin(), v.end());
   return f;
 }
 

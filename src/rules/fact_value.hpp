@@ -29,9 +29,12 @@ struct FactValue {
 
   static FactValue of_text(std::string v, std::string source);
   static FactValue of_version(std::string v, std::string source);
+  // Already parsed (the matrix's values): printed as written, not parsed again.
+  static FactValue of_version(const Version& v, std::string source);
   static FactValue of_number(double v, std::string source);
   static FactValue of_bool(bool v, std::string source);
   static FactValue of_list(std::vector<std::string> v, std::string source);
+  static FactValue of_list(const std::vector<Version>& v, std::string source);
 };
 
 using FactMap = std::map<std::string, FactValue>;

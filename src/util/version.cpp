@@ -50,4 +50,11 @@ std::strong_ordering Version::operator<=>(const Version& o) const {
   return std::strong_ordering::equal;
 }
 
+std::vector<std::string> version_texts(const std::vector<Version>& versions) {
+  std::vector<std::string> out;
+  out.reserve(versions.size());
+  for (const auto& v : versions) out.push_back(v.text());
+  return out;
+}
+
 }  // namespace gpucheck

@@ -41,4 +41,7 @@ class Version {
   std::string suffix_;
 };
 
+// Each version as it was written, for messages and lists.
+std::vector<std::string> version_texts(const std::vector<Version>& versions);
+
 }  // namespace gpucheck
