@@ -79,13 +79,14 @@ Result<std::string> emit_container(const Lock& lock, const Matrix& matrix) {
   }
   std::string tag;
   for (const auto* r : releases)
-    if (r->release == *rel->value) tag = r->tag;
+    if (r->release.text() == *rel->value) tag = r->tag;
   if (tag.empty()) {
     // Newer than the matrix: NGC names every release of a framework alike
     // ("24.01-py3", "24.03-tf2-py3"), so the newest tag's suffix holds.
     const auto& newest = *releases.front();
-    const bool prefixed = newest.tag.compare(0, newest.release.size(), newest.release) == 0;
-    tag = *rel->value + (prefixed ? newest.tag.substr(newest.release.size()) : "");
+    const auto& release = newest.release.text();
+    const bool prefixed = newest.tag.compare(0, release.size(), release) == 0;
+    tag = *rel->value + (prefixed ? newest.tag.substr(release.size()) : "");
   }
   return "nvcr.io/nvidia/" + *fw->value + ":" + tag;
 }

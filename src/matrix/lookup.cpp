@@ -49,28 +49,27 @@ const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name)
 
 const ArchPrecisions* find_arch_precisions(const Matrix& m, std::string_view compute_capability) {
   const auto wanted = Version::parse(trim(compute_capability));
-  if (!wanted) return nullptr;
-  for (const auto& a : m.arch_precisions) {
-    const auto cc = Version::parse(a.compute_capability);
-    if (cc && same_major_minor(*cc, *wanted)) return &a;
-  }
+  return wanted ? find_arch_precisions(m, *wanted) : nullptr;
+}
+
+const ArchPrecisions* find_arch_precisions(const Matrix& m, const Version& compute_capability) {
+  for (const auto& a : m.arch_precisions)
+    if (same_major_minor(a.compute_capability, compute_capability)) return &a;
   return nullptr;
 }
 
 const CudaRelease* find_cuda_release(const Matrix& m, std::string_view cuda_version) {
   const auto wanted = Version::parse(trim(cuda_version));
-  if (!wanted) return nullptr;
+  return wanted ? find_cuda_release(m, *wanted) : nullptr;
+}
+
+const CudaRelease* find_cuda_release(const Matrix& m, const Version& wanted) {
   const CudaRelease* lowest = nullptr;
-  std::optional<Version> lowest_version;
   for (const auto& r : m.cuda_releases) {
-    const auto v = Version::parse(r.version);
-    if (!v || !same_major_minor(*v, *wanted)) continue;
+    if (!same_major_minor(r.version, wanted)) continue;
     // Exact only when the query names a patch: "12.1" means the family of 12.1.x.
-    if (wanted->parts().size() >= 3 && *v == *wanted) return &r;
-    if (!lowest_version || *v < *lowest_version) {
-      lowest = &r;
-      lowest_version = v;
-    }
+    if (wanted.parts().size() >= 3 && r.version == wanted) return &r;
+    if (!lowest || r.version < lowest->version) lowest = &r;
   }
   return lowest;
 }
@@ -95,12 +94,12 @@ std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, st
   const auto name = normalize_dist_name(framework);
   for (const auto& f : m.frameworks) {
     if (normalize_dist_name(f.framework) != name || f.variant != variant) continue;
-    const auto v = Version::parse(f.version);
-    if (!v || v->parts().size() > installed->parts().size()) continue;
-    if (std::equal(v->parts().begin(), v->parts().end(), installed->parts().begin())) out.push_back(&f);
+    const auto& parts = f.version.parts();
+    if (parts.size() > installed->parts().size()) continue;
+    if (std::equal(parts.begin(), parts.end(), installed->parts().begin())) out.push_back(&f);
   }
   std::stable_sort(out.begin(), out.end(), [](const FrameworkVariant* a, const FrameworkVariant* b) {
-    return Version::parse(a->version)->parts().size() > Version::parse(b->version)->parts().size();
+    return a->version.parts().size() > b->version.parts().size();
   });
   return out;
 }
@@ -111,11 +110,11 @@ const RocmRelease* find_rocm_release(const Matrix& m, std::string_view installed
   const RocmRelease* best = nullptr;
   std::size_t best_parts = 0;
   for (const auto& r : m.rocm_releases) {
-    const auto v = Version::parse(r.version);
-    if (!v || v->parts().size() > installed->parts().size() || v->parts().size() <= best_parts) continue;
-    if (std::equal(v->parts().begin(), v->parts().end(), installed->parts().begin())) {
+    const auto& parts = r.version.parts();
+    if (parts.size() > installed->parts().size() || parts.size() <= best_parts) continue;
+    if (std::equal(parts.begin(), parts.end(), installed->parts().begin())) {
       best = &r;
-      best_parts = v->parts().size();
+      best_parts = parts.size();
     }
   }
   return best;
@@ -127,9 +126,7 @@ std::vector<const NgcRelease*> find_ngc_releases(const Matrix& m, std::string_vi
   for (const auto& n : m.ngc)
     if (to_lower(n.framework) == name) out.push_back(&n);
   std::stable_sort(out.begin(), out.end(), [](const NgcRelease* a, const NgcRelease* b) {
-    const auto va = Version::parse(a->release), vb = Version::parse(b->release);
-    if (va.has_value() != vb.has_value()) return va.has_value();  // unparsable last
-    if (va && *va != *vb) return *va > *vb;
+    if (a->release != b->release) return a->release > b->release;
     return a->tag > b->tag;
   });
   return out;

@@ -20,11 +20,13 @@ const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name)
 
 // By major.minor: "8.6" and "8.60" are the same architecture.
 const ArchPrecisions* find_arch_precisions(const Matrix& m, std::string_view compute_capability);
+const ArchPrecisions* find_arch_precisions(const Matrix& m, const Version& compute_capability);
 
 // The lowest release of the same major.minor ("12.1" and nvcc's "12.1.105"
 // both find 12.1.0 when the matrix lists 12.1.0 and 12.1.1), except that a
 // version with a patch finds that very release when it is listed ("12.1.1").
 const CudaRelease* find_cuda_release(const Matrix& m, std::string_view cuda_version);
+const CudaRelease* find_cuda_release(const Matrix& m, const Version& cuda_version);
 const CudaFamily* find_cuda_family(const Matrix& m, int major);
 
 // The builds of `framework` (compared ignoring case, '_' as '-') for an

@@ -2,6 +2,10 @@
 // CUDA releases, framework builds and NGC containers, each fact with the URL
 // it came from. Loaded from JSON (matrix_load.cpp), schema in docs/matrix.md.
 // Rules live beside the tables (rules/rule.hpp); the engine only compares.
+// Every field the loader checks as a version or compute capability is a
+// Version, parsed there once: lookups compare numbers, not strings, and
+// text() is the value exactly as the matrix wrote it ("12.4" stays "12.4"),
+// which is what reports print.
 #pragma once
 
 #include <map>
@@ -10,6 +14,7 @@
 #include <vector>
 
 #include "matrix/platform_tables.hpp"
+#include "util/version.hpp"
 
 namespace gpucheck {
 
@@ -23,7 +28,7 @@ struct GpuModel {
   std::vector<std::string> pci_ids;       // "10de:2330"
   std::vector<std::string> name_patterns; // substrings of nvidia-smi's product name, lower case
   std::string architecture;               // "Hopper", "CDNA3"
-  std::optional<std::string> compute_capability;  // "9.0" (NVIDIA)
+  std::optional<Version> compute_capability;      // "9.0" (NVIDIA)
   std::optional<std::string> gfx_target;          // "gfx942" (AMD)
   std::optional<double> memory_gib;
   std::optional<double> bandwidth_gbs;            // GB/s, decimal
@@ -36,15 +41,15 @@ struct GpuModel {
 
 // What an architecture (by compute capability) has in hardware.
 struct ArchPrecisions {
-  std::string compute_capability;    // "8.0"; matched by major.minor
+  Version compute_capability;        // "8.0"; matched by major.minor
   std::string architecture;          // "Ampere"
   std::vector<std::string> precisions;  // "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "fp6"
   std::vector<std::string> sources;
 };
 
 struct CudaRelease {
-  std::string version;                      // "12.4.1"
-  std::optional<std::string> min_driver_linux;  // the toolkit driver: "550.54.15"; none when NVIDIA names none
+  Version version;                          // "12.4.1"
+  std::optional<Version> min_driver_linux;  // the toolkit driver: "550.54.15"; none when NVIDIA names none
   std::optional<std::string> date;          // "2024-04"
   std::optional<std::string> checked;       // how it was confirmed: "docs", "copy", "wheel 2026-12-01"
   std::optional<std::string> note;          // why a field is missing, where sources differ
@@ -54,27 +59,27 @@ struct CudaRelease {
 // A CUDA major family: minor-version compatibility and supported architectures.
 struct CudaFamily {
   int major = 0;                                   // 12
-  std::optional<std::string> minor_compat_min_driver;  // "525.60.13"; nullopt: none (before 11)
-  std::optional<std::string> min_compute_capability;   // oldest arch it builds for: "5.0"
-  std::optional<std::string> max_compute_capability;   // newest arch known: "12.0"
+  std::optional<Version> minor_compat_min_driver;  // "525.60.13"; nullopt: none (before 11)
+  std::optional<Version> min_compute_capability;   // oldest arch it builds for: "5.0"
+  std::optional<Version> max_compute_capability;   // newest arch known: "12.0"
   std::vector<std::string> sources;
 };
 
 // A framework release and one of its build variants.
 struct FrameworkVariant {
   std::string framework;                    // "torch", "tensorflow", "jaxlib", "flash-attn", "vllm", "transformer-engine"
-  std::string version;                      // "2.1" (matches 2.1.x) or exact "2.1.0"
+  Version version;                          // "2.1" (matches 2.1.x) or exact "2.1.0"
   std::string variant;                      // "cu121", "rocm6.0", "cpu", "" when one build
-  std::optional<std::string> cuda;          // "12.1"
-  std::optional<std::string> rocm;          // "6.0"
+  std::optional<Version> cuda;              // "12.1"
+  std::optional<Version> rocm;              // "6.0"
   // The cuDNN it was built with: it refuses another major or an older minor
   // at start-up (XLA's and PyTorch's checks).
-  std::optional<std::string> cudnn;         // "9.8"
-  std::vector<std::string> arch_list;       // compiled SASS: "5.0", "8.0", "9.0" (compute capabilities)
+  std::optional<Version> cudnn;             // "9.8"
+  std::vector<Version> arch_list;           // compiled SASS: "5.0", "8.0", "9.0" (compute capabilities)
   std::vector<std::string> gfx_targets;     // a ROCm build's code objects: "gfx90a", "gfx942"
-  std::optional<std::string> ptx;           // the compute capability PTX is embedded for, if any
-  std::optional<std::string> min_compute_capability;  // libraries that state one (flash-attn 2: 8.0)
-  std::optional<std::string> max_compute_capability;
+  std::optional<Version> ptx;               // the compute capability PTX is embedded for, if any
+  std::optional<Version> min_compute_capability;  // libraries that state one (flash-attn 2: 8.0)
+  std::optional<Version> max_compute_capability;
   std::optional<std::string> checked;       // how it was confirmed: "docs", "wheel 2026-12-01" (matrix_values::checked)
   std::vector<std::string> sources;
 };
@@ -82,11 +87,11 @@ struct FrameworkVariant {
 struct NgcRelease {
   std::string framework;                    // "pytorch", "tensorflow", "jax"
   std::string tag;                          // "24.01-py3"
-  std::string release;                      // "24.01"
-  std::optional<std::string> cuda, cudnn, nccl, framework_version;
-  std::string min_driver;                   // "545" or "545.23.08": the native floor
-  std::vector<std::string> forward_compat_branches;  // data-center GPUs: "470.57", "525.85", "535.86"
-  std::optional<std::string> min_compute_capability;
+  Version release;                          // "24.01"
+  std::optional<Version> cuda, cudnn, nccl, framework_version;  // framework_version: "2.2.0a0+81ea7a4"
+  Version min_driver;                       // "545" or "545.23.08": the native floor
+  std::vector<Version> forward_compat_branches;  // data-center GPUs: "470.57", "525.85", "535.86"
+  std::optional<Version> min_compute_capability;
   std::vector<std::string> sources;
 };
 
@@ -94,7 +99,7 @@ struct NgcRelease {
 // "Supported" and "deprecated" are AMD's own two states; a target in neither
 // is one AMD says the release does not support.
 struct RocmRelease {
-  std::string version;                              // "6.0" covers 6.0.x; "6.0.2" only 6.0.2
+  Version version;                                  // "6.0" covers 6.0.x; "6.0.2" only 6.0.2
   std::vector<std::string> gfx_targets;             // supported: "gfx942", "gfx90a"
   std::vector<std::string> deprecated_gfx_targets;  // still shipped, to be removed: "gfx906"
   std::optional<std::string> note;                  // how the lists were read where sources differ

@@ -1,13 +1,9 @@
 #include "matrix/matrix_keys.hpp"
 
-#include "util/version.hpp"
-
 namespace gpucheck {
 
-std::string canonical_version(const std::string& text) {
-  const auto v = Version::parse(text);
-  if (!v) return text;
-  auto parts = v->parts();
+std::string canonical_version(const Version& v) {
+  auto parts = v.parts();
   while (parts.size() > 1 && parts.back() == 0) parts.pop_back();
   std::string out;
   for (auto p : parts) {
@@ -20,23 +16,23 @@ std::string canonical_version(const std::string& text) {
 EntryKey key_of(const GpuModel& g) { return {"gpu id", g.id}; }
 
 EntryKey key_of(const ArchPrecisions& a) {
-  return {"compute capability", a.compute_capability.empty() ? "" : canonical_version(a.compute_capability)};
+  return {"compute capability", a.compute_capability.text().empty() ? "" : canonical_version(a.compute_capability)};
 }
 
-EntryKey key_of(const CudaRelease& c) { return {"CUDA release", c.version.empty() ? "" : canonical_version(c.version)}; }
+EntryKey key_of(const CudaRelease& c) { return {"CUDA release", c.version.text().empty() ? "" : canonical_version(c.version)}; }
 
 EntryKey key_of(const CudaFamily& f) { return {"CUDA family", f.major > 0 ? std::to_string(f.major) : ""}; }
 
 EntryKey key_of(const FrameworkVariant& v) {
-  if (v.framework.empty() || v.version.empty()) return {"framework build", ""};
-  return {"framework build", v.framework + " " + v.version + (v.variant.empty() ? "" : " " + v.variant)};
+  if (v.framework.empty() || v.version.text().empty()) return {"framework build", ""};
+  return {"framework build", v.framework + " " + v.version.text() + (v.variant.empty() ? "" : " " + v.variant)};
 }
 
 EntryKey key_of(const NgcRelease& n) {
   return {"NGC container", n.framework.empty() || n.tag.empty() ? "" : n.framework + ":" + n.tag};
 }
 
-EntryKey key_of(const RocmRelease& r) { return {"ROCm release", r.version}; }
+EntryKey key_of(const RocmRelease& r) { return {"ROCm release", r.version.text()}; }
 
 EntryKey key_of(const SonamePrefixes& p) { return {"soname family", p.family}; }
 

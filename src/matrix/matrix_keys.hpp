@@ -11,7 +11,7 @@ namespace gpucheck {
 
 // "12.4" and "12.4.0" are the same CUDA release, "8.0" and "8.00" the same
 // architecture: versions are compared without trailing zero components.
-std::string canonical_version(const std::string& text);
+std::string canonical_version(const Version& v);
 
 // The identity of an entry, as "what" and "id" for messages ("CUDA
 // release", "12.4"); an empty id when the entry lacks the fields (already

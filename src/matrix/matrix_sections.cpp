@@ -15,7 +15,7 @@ GpuModel read_gpu(ObjectReader& r) {
   r.string_list("pci_ids", g.pci_ids, mv::pci_id, false);
   r.string_list("name_patterns", g.name_patterns, mv::name_pattern, false);
   r.string("architecture", g.architecture, mv::non_empty);
-  r.optional_string("compute_capability", g.compute_capability, mv::compute_capability);
+  r.optional_version("compute_capability", g.compute_capability, mv::compute_capability);
   r.optional_string("gfx_target", g.gfx_target, mv::gfx_target);
   r.optional_number("memory_gib", g.memory_gib);
   r.optional_number("bandwidth_gbs", g.bandwidth_gbs);
@@ -30,7 +30,7 @@ GpuModel read_gpu(ObjectReader& r) {
 
 ArchPrecisions read_arch_precisions(ObjectReader& r) {
   ArchPrecisions a;
-  r.string("compute_capability", a.compute_capability, mv::compute_capability);
+  r.version("compute_capability", a.compute_capability, mv::compute_capability);
   r.string("architecture", a.architecture, mv::non_empty);
   r.string_list("precisions", a.precisions, mv::precision, true);
   r.sources(a.sources);
@@ -40,8 +40,8 @@ ArchPrecisions read_arch_precisions(ObjectReader& r) {
 
 CudaRelease read_cuda_release(ObjectReader& r) {
   CudaRelease c;
-  r.string("version", c.version, mv::plain_version);
-  r.optional_string("min_driver_linux", c.min_driver_linux, mv::plain_version);
+  r.version("version", c.version, mv::plain_version);
+  r.optional_version("min_driver_linux", c.min_driver_linux, mv::plain_version);
   r.optional_string("date", c.date, mv::year_month);
   r.optional_string("checked", c.checked, mv::checked);
   r.optional_string("note", c.note, mv::non_empty);
@@ -54,9 +54,9 @@ CudaRelease read_cuda_release(ObjectReader& r) {
 CudaFamily read_cuda_family(ObjectReader& r) {
   CudaFamily f;
   r.integer("major", f.major, 1, 99);
-  r.optional_string("minor_compat_min_driver", f.minor_compat_min_driver, mv::plain_version);
-  r.optional_string("min_compute_capability", f.min_compute_capability, mv::compute_capability);
-  r.optional_string("max_compute_capability", f.max_compute_capability, mv::compute_capability);
+  r.optional_version("minor_compat_min_driver", f.minor_compat_min_driver, mv::plain_version);
+  r.optional_version("min_compute_capability", f.min_compute_capability, mv::compute_capability);
+  r.optional_version("max_compute_capability", f.max_compute_capability, mv::compute_capability);
   r.sources(f.sources);
   r.reject_unknown_keys();
   return f;
@@ -65,16 +65,16 @@ CudaFamily read_cuda_family(ObjectReader& r) {
 FrameworkVariant read_framework_variant(ObjectReader& r) {
   FrameworkVariant v;
   r.string("framework", v.framework, mv::identifier);
-  r.string("version", v.version, mv::plain_version);
+  r.version("version", v.version, mv::plain_version);
   r.defaulted_string("variant", v.variant, mv::variant);
-  r.optional_string("cuda", v.cuda, mv::plain_version);
-  r.optional_string("rocm", v.rocm, mv::plain_version);
-  r.optional_string("cudnn", v.cudnn, mv::plain_version);
-  r.string_list("arch_list", v.arch_list, mv::compute_capability, false);
+  r.optional_version("cuda", v.cuda, mv::plain_version);
+  r.optional_version("rocm", v.rocm, mv::plain_version);
+  r.optional_version("cudnn", v.cudnn, mv::plain_version);
+  r.version_list("arch_list", v.arch_list, mv::compute_capability, false);
   r.string_list("gfx_targets", v.gfx_targets, mv::gfx_target, false);
-  r.optional_string("ptx", v.ptx, mv::compute_capability);
-  r.optional_string("min_compute_capability", v.min_compute_capability, mv::compute_capability);
-  r.optional_string("max_compute_capability", v.max_compute_capability, mv::compute_capability);
+  r.optional_version("ptx", v.ptx, mv::compute_capability);
+  r.optional_version("min_compute_capability", v.min_compute_capability, mv::compute_capability);
+  r.optional_version("max_compute_capability", v.max_compute_capability, mv::compute_capability);
   r.optional_string("checked", v.checked, mv::checked);
   r.sources(v.sources);
   r.reject_unknown_keys();
@@ -85,27 +85,28 @@ NgcRelease read_ngc_release(ObjectReader& r, std::vector<Problem>& problems) {
   NgcRelease n;
   r.string("framework", n.framework, mv::identifier);
   r.string("tag", n.tag, mv::non_empty);
-  r.string("release", n.release, mv::plain_version);
-  r.optional_string("cuda", n.cuda, mv::plain_version);
-  r.optional_string("cudnn", n.cudnn, mv::plain_version);
-  r.optional_string("nccl", n.nccl, mv::plain_version);
-  r.optional_string("framework_version", n.framework_version, mv::version_with_suffix);
-  r.string("min_driver", n.min_driver, mv::plain_version);
-  r.string_list("forward_compat_branches", n.forward_compat_branches, mv::plain_version, false);
-  r.optional_string("min_compute_capability", n.min_compute_capability, mv::compute_capability);
+  r.version("release", n.release, mv::plain_version);
+  r.optional_version("cuda", n.cuda, mv::plain_version);
+  r.optional_version("cudnn", n.cudnn, mv::plain_version);
+  r.optional_version("nccl", n.nccl, mv::plain_version);
+  r.optional_version("framework_version", n.framework_version, mv::version_with_suffix);
+  r.version("min_driver", n.min_driver, mv::plain_version);
+  r.version_list("forward_compat_branches", n.forward_compat_branches, mv::plain_version, false);
+  r.optional_version("min_compute_capability", n.min_compute_capability, mv::compute_capability);
   r.sources(n.sources);
   r.reject_unknown_keys();
   // NGC tags are "<release>-<suffix>" ("24.01-py3", "24.01-tf2-py3"): a tag
   // that disagrees with its release is a copy-paste slip.
-  if (!n.tag.empty() && !n.release.empty() && n.tag.rfind(n.release + "-", 0) != 0 && n.tag != n.release)
+  const auto& release = n.release.text();
+  if (!n.tag.empty() && !release.empty() && n.tag.rfind(release + "-", 0) != 0 && n.tag != release)
     problems.push_back(Problem{Reason::malformed, r.where("tag"),
-                               "expected a tag that begins with the release \"" + n.release + "-\", found \"" + n.tag + "\""});
+                               "expected a tag that begins with the release \"" + release + "-\", found \"" + n.tag + "\""});
   return n;
 }
 
 RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems) {
   RocmRelease v;
-  r.string("version", v.version, mv::plain_version);
+  r.version("version", v.version, mv::plain_version);
   r.string_list("gfx_targets", v.gfx_targets, mv::gfx_target, true);
   r.string_list("deprecated_gfx_targets", v.deprecated_gfx_targets, mv::gfx_target, false);
   r.optional_string("note", v.note, mv::non_empty);

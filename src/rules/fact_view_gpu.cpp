@@ -100,8 +100,8 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   else if (model && model->compute_capability) out["gpu.compute_capability"] = F::of_version(*model->compute_capability, model_source(*model));
   if (auto cc = out.find("gpu.compute_capability"); cc != out.end()) {
     if (auto* a = find_arch_precisions(m, cc->second.text)) {
-      out["gpu.precisions"] = F::of_list(a->precisions, "matrix: compute capability " + a->compute_capability + " (" + a->sources.front() + ")");
-      if (!model) out["gpu.architecture"] = F::of_text(a->architecture, "matrix: compute capability " + a->compute_capability);
+      out["gpu.precisions"] = F::of_list(a->precisions, "matrix: compute capability " + a->compute_capability.text() + " (" + a->sources.front() + ")");
+      if (!model) out["gpu.architecture"] = F::of_text(a->architecture, "matrix: compute capability " + a->compute_capability.text());
     }
   }
   if (g.cuda && g.cuda->memory_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), "cuDeviceTotalMem");
@@ -142,7 +142,7 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
   if (installed == host.end()) return;
   const RocmRelease* r = find_rocm_release(m, installed->second.text);
   if (!r) return;
-  const std::string src = "matrix: ROCm " + r->version + " (" + r->sources.front() + ")";
+  const std::string src = "matrix: ROCm " + r->version.text() + " (" + r->sources.front() + ")";
   host["rocm.release_gfx_targets"] = F::of_list(r->gfx_targets, src);
   host["rocm.release_deprecated_gfx_targets"] = F::of_list(r->deprecated_gfx_targets, src);
   for (auto& g : gpus) {

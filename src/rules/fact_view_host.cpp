@@ -21,12 +21,8 @@ bool has_note(const Facts& f, std::string_view subject, std::string_view item, R
 // The newest CUDA release whose toolkit driver this driver meets.
 std::optional<std::string> cuda_of_driver(const Matrix& m, const Version& driver) {
   std::optional<Version> best;
-  for (auto& r : m.cuda_releases) {
-    if (!r.min_driver_linux) continue;
-    auto need = Version::parse(*r.min_driver_linux);
-    auto v = Version::parse(r.version);
-    if (need && v && *need <= driver && (!best || *best < *v)) best = *v;
-  }
+  for (auto& r : m.cuda_releases)
+    if (r.min_driver_linux && *r.min_driver_linux <= driver && (!best || *best < r.version)) best = r.version;
   if (!best) return std::nullopt;
   return std::to_string(best->major()) + "." + std::to_string(best->minor());
 }
@@ -93,8 +89,9 @@ void host_software_facts(const Facts& f, const Matrix& m, FactMap& out) {
     out["toolkit.active"] = F::of_version(*t.version, src);
     if (auto v = Version::parse(*t.version)) {
       out["toolkit.active_major"] = F::of_number(static_cast<double>(v->major()), src);
-      if (auto* rel = find_cuda_release(m, *t.version); rel && rel->min_driver_linux)
-        out["toolkit.active_min_driver"] = F::of_version(*rel->min_driver_linux, "matrix: CUDA " + rel->version + " (" + rel->sources.front() + ")");
+      if (auto* rel = find_cuda_release(m, *v); rel && rel->min_driver_linux)
+        out["toolkit.active_min_driver"] =
+            F::of_version(*rel->min_driver_linux, "matrix: CUDA " + rel->version.text() + " (" + rel->sources.front() + ")");
       if (auto* fam = find_cuda_family(m, static_cast<int>(v->major())); fam && fam->minor_compat_min_driver)
         out["toolkit.active_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver,
                                                                 "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")");
@@ -113,17 +110,14 @@ void host_software_facts(const Facts& f, const Matrix& m, FactMap& out) {
     if (c.ngc->cuda_version) out["container.ngc.cuda"] = F::of_version(*c.ngc->cuda_version, src);
     if (c.ngc->framework && c.ngc->version) {
       for (auto* r : find_ngc_releases(m, *c.ngc->framework)) {
-        if (r->release != *c.ngc->version) continue;
+        if (r->release.text() != *c.ngc->version) continue;
         const std::string msrc = "matrix: NGC " + r->framework + " " + r->tag + " (" + r->sources.front() + ")";
         out["container.ngc.min_driver"] = F::of_version(r->min_driver, msrc);
         auto d = out.find("driver.version");
         if (d == out.end()) break;
         const auto& dv = d->second.version;
         bool ok = false;
-        for (auto& b : r->forward_compat_branches) {
-          auto bv = Version::parse(b);
-          ok = ok || (dv && bv && dv->major() == bv->major() && *bv <= *dv);
-        }
+        for (auto& b : r->forward_compat_branches) ok = ok || (dv && dv->major() == b.major() && b <= *dv);
         if (dv) out["container.ngc.forward_compat_ok"] = F::of_bool(ok, msrc);
         break;
       }

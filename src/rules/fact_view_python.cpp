@@ -15,12 +15,16 @@ namespace gpucheck::fact_view {
 
 namespace {
 
-std::optional<std::string> arch_bound(const std::vector<std::string>& archs, bool newest) {
+// An arch list's items are versions either as the matrix parsed them or as
+// a fact list parsed them (nullopt for an item that is not one).
+const Version* version_of(const Version& v) { return &v; }
+const Version* version_of(const std::optional<Version>& v) { return v ? &*v : nullptr; }
+
+std::optional<Version> arch_bound(const std::vector<std::optional<Version>>& archs, bool newest) {
   std::optional<Version> best;
-  for (auto& a : archs)
-    if (auto v = Version::parse(a); v && (!best || (newest ? *best < *v : *v < *best))) best = *v;
-  if (!best) return std::nullopt;
-  return best->text();
+  for (auto& v : archs)
+    if (v && (!best || (newest ? *best < *v : *v < *best))) best = *v;
+  return best;
 }
 
 // Whether a build's code runs on a GPU: SASS of the same major and a minor
@@ -30,12 +34,12 @@ std::optional<std::string> arch_bound(const std::vector<std::string>& archs, boo
 struct CodeOnGpu {
   bool sass = false, ptx = false;
 };
-CodeOnGpu code_on_gpu(const std::vector<std::string>& archs, const std::optional<std::string>& ptx, const Version& gpu) {
+template <class Archs>
+CodeOnGpu code_on_gpu(const Archs& archs, const std::optional<Version>& ptx, const Version& gpu) {
   CodeOnGpu c;
   for (auto& a : archs)
-    if (auto v = Version::parse(a); v && v->major() == gpu.major() && v->minor() <= gpu.minor()) c.sass = true;
-  if (ptx)
-    if (auto v = Version::parse(*ptx); v && *v <= gpu) c.ptx = true;
+    if (const Version* v = version_of(a); v && v->major() == gpu.major() && v->minor() <= gpu.minor()) c.sass = true;
+  c.ptx = ptx && *ptx <= gpu;
   return c;
 }
 
@@ -45,20 +49,20 @@ CodeOnGpu code_on_gpu(const std::vector<std::string>& archs, const std::optional
 // loads: what the deep probe saw loaded, else the environment's cuDNN wheel
 // for the build's CUDA major (a system cuDNN is not attributed).
 void cudnn_facts(const FrameworkBuild& fw, const FrameworkVariant* v, const PythonEnv& e, FactMap& out) {
-  auto put = [&](const char* key, const char* major_key, const std::string& text, const std::string& src) {
-    const auto parsed = Version::parse(text);
+  auto put = [&](const char* key, const char* major_key, const std::optional<Version>& parsed, const std::string& src) {
     if (!parsed) return;
-    out[key] = F::of_version(parsed->major_minor().text(), src);
+    out[key] = F::of_version(parsed->major_minor(), src);
     out[major_key] = F::of_number(static_cast<double>(parsed->major()), src);
   };
-  if (fw.cudnn) put("framework.cudnn_built", "framework.cudnn_built_major", *fw.cudnn, fw.source);
+  if (fw.cudnn) put("framework.cudnn_built", "framework.cudnn_built_major", Version::parse(*fw.cudnn), fw.source);
   else if (v && v->cudnn)
-    put("framework.cudnn_built", "framework.cudnn_built_major", *v->cudnn,
-        "matrix: " + v->framework + " " + v->version + " (" + v->sources.front() + ")");
+    put("framework.cudnn_built", "framework.cudnn_built_major", v->cudnn,
+        "matrix: " + v->framework + " " + v->version.text() + " (" + v->sources.front() + ")");
   if (e.deep)
     for (auto& d : e.deep->frameworks)
       if (d.name == fw.name && d.cudnn_version) {
-        put("framework.cudnn_runtime", "framework.cudnn_runtime_major", *d.cudnn_version, "deep probe (" + e.interpreter + ")");
+        put("framework.cudnn_runtime", "framework.cudnn_runtime_major", Version::parse(*d.cudnn_version),
+            "deep probe (" + e.interpreter + ")");
         return;
       }
   auto cuda = out.find("framework.cuda");
@@ -71,7 +75,7 @@ void cudnn_facts(const FrameworkBuild& fw, const FrameworkVariant* v, const Pyth
     if (const std::string name = normalize_dist_name(d.name);
         name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
         library_of_wheel(name) == "cudnn") {
-      put("framework.cudnn_runtime", "framework.cudnn_runtime_major", d.version, d.source);
+      put("framework.cudnn_runtime", "framework.cudnn_runtime_major", Version::parse(d.version), d.source);
       return;
     }
 }
@@ -134,8 +138,9 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
     out["framework.cuda"] = F::of_version(*fw.cuda, fw.source);
     if (auto v = Version::parse(*fw.cuda)) {
       out["framework.cuda_major"] = F::of_number(static_cast<double>(v->major()), fw.source);
-      if (auto* r = find_cuda_release(m, *fw.cuda); r && r->min_driver_linux)
-        out["framework.cuda_min_driver"] = F::of_version(*r->min_driver_linux, "matrix: CUDA " + r->version + " (" + r->sources.front() + ")");
+      if (auto* r = find_cuda_release(m, *v); r && r->min_driver_linux)
+        out["framework.cuda_min_driver"] =
+            F::of_version(*r->min_driver_linux, "matrix: CUDA " + r->version.text() + " (" + r->sources.front() + ")");
       if (auto* fam = find_cuda_family(m, static_cast<int>(v->major()))) {
         const std::string src = "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")";
         if (fam->minor_compat_min_driver) out["framework.cuda_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver, src);
@@ -155,7 +160,7 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
   const FrameworkVariant* v = variants.empty() ? nullptr : variants.front();
   out["framework.known"] = F::of_bool(v != nullptr, "matrix: frameworks");
   if (v) {
-    const std::string src = "matrix: " + v->framework + " " + v->version + (v->variant.empty() ? "" : " " + v->variant) +
+    const std::string src = "matrix: " + v->framework + " " + v->version.text() + (v->variant.empty() ? "" : " " + v->variant) +
                             " (" + v->sources.front() + ")";
     if (!v->arch_list.empty()) out["framework.arch_list"] = F::of_list(v->arch_list, src);
     if (!v->gfx_targets.empty()) out["framework.gfx_targets"] = F::of_list(v->gfx_targets, src);
@@ -164,7 +169,7 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
     if (v->max_compute_capability) out["framework.max_compute_capability"] = F::of_version(*v->max_compute_capability, src);
     if (!fw.cuda && v->cuda) {
       out["framework.cuda"] = F::of_version(*v->cuda, src);
-      if (auto cv = Version::parse(*v->cuda)) out["framework.cuda_major"] = F::of_number(static_cast<double>(cv->major()), src);
+      out["framework.cuda_major"] = F::of_number(static_cast<double>(v->cuda->major()), src);
     }
   }
   if (e.deep) {
@@ -185,8 +190,8 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
   }
   cudnn_facts(fw, v, e, out);
   if (auto it = out.find("framework.arch_list"); it != out.end()) {
-    if (auto lo = arch_bound(it->second.items, false)) out["framework.arch_min"] = F::of_version(*lo, it->second.source);
-    if (auto hi = arch_bound(it->second.items, true)) out["framework.arch_max"] = F::of_version(*hi, it->second.source);
+    if (auto lo = arch_bound(it->second.item_versions, false)) out["framework.arch_min"] = F::of_version(*lo, it->second.source);
+    if (auto hi = arch_bound(it->second.item_versions, true)) out["framework.arch_max"] = F::of_version(*hi, it->second.source);
   }
   return out;
 }
@@ -202,9 +207,9 @@ void build_on_gpu_facts(const FactMap& fw, const FactMap& gpu, FactMap& out) {
   if (archs == fw.end() || cc == gpu.end()) return;
   const auto& g = cc->second.version;
   if (!g) return;
-  std::optional<std::string> ptx;
-  if (auto p = fw.find("framework.ptx"); p != fw.end()) ptx = p->second.text;
-  const auto code = code_on_gpu(archs->second.items, ptx, *g);
+  std::optional<Version> ptx;
+  if (auto p = fw.find("framework.ptx"); p != fw.end()) ptx = p->second.version;
+  const auto code = code_on_gpu(archs->second.item_versions, ptx, *g);
   const std::string src = archs->second.source + "; GPU " + cc->second.text;
   out["build.has_sass"] = F::of_bool(code.sass, src);
   out["build.runs_on_gpu"] = F::of_bool(code.sass || code.ptx, src);
@@ -227,19 +232,17 @@ void builds_for_gpu_facts(const Matrix& m, const std::string& framework, const F
   };
   const FrameworkVariant* first = nullptr;
   const FrameworkVariant* last = nullptr;
-  std::optional<Version> first_v, last_v;
   for (auto& v : m.frameworks) {
     if (v.framework != framework) continue;
-    const auto ver = Version::parse(v.version);
-    if (!ver || !runs(v)) continue;
-    if (!first || *ver < *first_v) first = &v, first_v = ver;
-    if (!last || *last_v < *ver) last = &v, last_v = ver;
+    if (!runs(v)) continue;
+    if (!first || v.version < first->version) first = &v;
+    if (!last || last->version < v.version) last = &v;
   }
   const std::string gpu_text = cc ? cc->text() : gfx;
   const auto fact = [&](const FrameworkVariant* v) {
     if (!v) return F::of_text("none", "matrix: frameworks; GPU " + gpu_text);
-    return F::of_text(v->framework + " " + v->version + (v->variant.empty() ? "" : " " + v->variant),
-                      "matrix: " + v->framework + " " + v->version + " " + v->variant + " (" + v->sources.front() + ")");
+    return F::of_text(v->framework + " " + v->version.text() + (v->variant.empty() ? "" : " " + v->variant),
+                      "matrix: " + v->framework + " " + v->version.text() + " " + v->variant + " (" + v->sources.front() + ")");
   };
   out["build.first_for_gpu"] = fact(first);
   out["build.last_for_gpu"] = fact(last);

@@ -42,23 +42,23 @@ GpuSet gpu_set(const std::vector<Subject>& subjects) {
 // compatibility's; cuda.json's is the toolkit's own driver. Both are said
 // where they differ, so the advice and `check` never disagree.
 std::string driver_need(const NgcRelease& r, const Matrix& m) {
-  std::string d = "needs driver " + r.min_driver;
+  std::string d = "needs driver " + r.min_driver.text();
   const CudaRelease* rel = r.cuda ? find_cuda_release(m, *r.cuda) : nullptr;
   if (!rel || !rel->min_driver_linux) return d;
-  const auto floor = Version::parse(r.min_driver), full = Version::parse(*rel->min_driver_linux);
-  if (floor && full && *floor < *full) d += " (" + *rel->min_driver_linux + " for all of CUDA " + rel->version + ")";
+  if (r.min_driver < *rel->min_driver_linux)
+    d += " (" + rel->min_driver_linux->text() + " for all of CUDA " + rel->version.text() + ")";
   return d;
 }
 
 NgcChoice choice(const NgcRelease& r, const Matrix& m) {
-  std::string d = "CUDA " + r.cuda.value_or("?") + ", " + driver_need(r, m);
-  if (r.framework_version) d += ", " + r.framework + " " + *r.framework_version;
-  return NgcChoice{r.tag, r.release, d, r.sources};
+  std::string d = "CUDA " + (r.cuda ? r.cuda->text() : "?") + ", " + driver_need(r, m);
+  if (r.framework_version) d += ", " + r.framework + " " + r.framework_version->text();
+  return NgcChoice{r.tag, r.release.text(), d, r.sources};
 }
 
 bool on_forward_branch(const NgcRelease& r, const Version& driver) {
   for (auto& b : r.forward_compat_branches)
-    if (auto bv = Version::parse(b); bv && bv->major() == driver.major() && *bv <= driver) return true;
+    if (b.major() == driver.major() && b <= driver) return true;
   return false;
 }
 
@@ -90,13 +90,10 @@ Recommendations recommend_ngc(const Facts& facts, const Matrix& matrix) {
     rec.releases_known = releases.size();
     for (auto* r : releases) {
       std::string blocked;
-      if (r->min_compute_capability && gpus.lowest_cc) {
-        if (auto need = Version::parse(*r->min_compute_capability); need && *gpus.lowest_cc < *need)
-          blocked = r->tag + ": supports compute capability " + *r->min_compute_capability + " and newer; this host has " +
-                    gpus.lowest_cc->text();
-      }
-      const auto need = Version::parse(r->min_driver);
-      const bool native = need && !(*driver < *need);
+      if (r->min_compute_capability && gpus.lowest_cc && *gpus.lowest_cc < *r->min_compute_capability)
+        blocked = r->tag + ": supports compute capability " + r->min_compute_capability->text() + " and newer; this host has " +
+                  gpus.lowest_cc->text();
+      const bool native = !(*driver < r->min_driver);
       if (blocked.empty() && native) {
         rec.native = choice(*r, matrix);
         break;  // older releases all fit the driver too
@@ -109,7 +106,7 @@ Recommendations recommend_ngc(const Facts& facts, const Matrix& matrix) {
         blocked = r->tag + ": " + driver_need(*r, matrix);
         if (!r->forward_compat_branches.empty())
           blocked += gpus.all_data_center && gpus.count > 0
-                         ? "; forward compatibility only from branches " + join(r->forward_compat_branches, ", ")
+                         ? "; forward compatibility only from branches " + join(version_texts(r->forward_compat_branches), ", ")
                          : "; forward compatibility is for data-center GPUs only";
       }
       if (rec.newer_blocked.size() < 3 && !rec.forward_compat) rec.newer_blocked.push_back(blocked);

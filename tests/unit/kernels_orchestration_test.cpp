@@ -118,7 +118,7 @@ TEST_CASE("kernels: the expected output passes, with a rate and a datasheet rati
   g.name_patterns = {"h100 80gb hbm3"};
   g.tflops = {{"fp32", 67.0}, {"int8", 1979.0}};
   m.gpus.push_back(g);
-  m.arch_precisions.push_back(ArchPrecisions{"9.0", "Hopper", {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"}, {}});
+  m.arch_precisions.push_back(ArchPrecisions{test::version("9.0"), "Hopper", {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"}, {}});
   req.matrix = &m;
   const KernelFacts f = run_kernel_checks(req);
   REQUIRE_FALSE(f.error);
@@ -269,7 +269,7 @@ TEST_CASE("kernels: FP4 and FP6 run through mma.sync on the 12.x family and thro
   Matrix m;  // synthetic: three Blackwell compute capabilities, with FP6 and FP4
   m.version = "synthetic";
   for (const char* cc : {"12.1", "10.0", "10.3"})
-    m.arch_precisions.push_back(ArchPrecisions{cc, "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
+    m.arch_precisions.push_back(ArchPrecisions{test::version(cc), "Blackwell", {"fp64", "fp32", "fp16", "fp8", "fp6", "fp4"}, {}});
   for (const char* cc : {"12.1", "10.0", "10.3"}) {
     INFO(cc);
     FakeDriver s(std::string("driver_version 12090\ndevice name=\"synthetic GPU\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a26 cc=") +
@@ -337,7 +337,7 @@ TEST_CASE("kernels: a 12.0 GPU whose driver predates PTX 8.8 runs the sm_120a FP
   CHECK(fp4.jit_fallback);
   Matrix m;  // synthetic: 12.0 with FP4
   m.version = "synthetic";
-  m.arch_precisions.push_back(ArchPrecisions{"12.0", "Blackwell", {"fp32", "fp4"}, {}});
+  m.arch_precisions.push_back(ArchPrecisions{test::version("12.0"), "Blackwell", {"fp32", "fp4"}, {}});
   req.matrix = &m;
   req.portable = true;
   const KernelFacts portable = run_kernel_checks(req);

@@ -30,9 +30,9 @@ Version v(const std::string& s) { return Version::parse(s).value(); }
 
 std::set<std::string> known_compute_capabilities() {
   std::set<std::string> out;
-  for (const auto& a : embedded().arch_precisions) out.insert(a.compute_capability);
+  for (const auto& a : embedded().arch_precisions) out.insert(a.compute_capability.text());
   for (const auto& g : embedded().gpus)
-    if (g.compute_capability) out.insert(*g.compute_capability);
+    if (g.compute_capability) out.insert(g.compute_capability->text());
   return out;
 }
 
@@ -42,13 +42,13 @@ TEST_CASE("every CUDA version the NGC and framework tables name is in cuda.json"
   const auto& m = embedded();
   for (const auto& n : m.ngc) {
     if (!n.cuda) continue;
-    INFO("NGC " << n.framework << " " << n.tag << ": CUDA " << *n.cuda);
+    INFO("NGC " << n.framework << " " << n.tag << ": CUDA " << n.cuda->text());
     CHECK(find_cuda_release(m, *n.cuda) != nullptr);
-    CHECK(find_cuda_family(m, static_cast<int>(v(*n.cuda).major())) != nullptr);
+    CHECK(find_cuda_family(m, static_cast<int>(n.cuda->major())) != nullptr);
   }
   for (const auto& f : m.frameworks) {
     if (!f.cuda) continue;
-    INFO(f.framework << " " << f.version << " " << f.variant << ": CUDA " << *f.cuda);
+    INFO(f.framework << " " << f.version.text() << " " << f.variant << ": CUDA " << f.cuda->text());
     CHECK(find_cuda_release(m, *f.cuda) != nullptr);
   }
 }
@@ -57,11 +57,11 @@ TEST_CASE("no driver floor is below its CUDA family's minor-version floor", "[ma
   const auto& m = embedded();
   for (const auto& n : m.ngc) {
     if (!n.cuda) continue;
-    const auto* fam = find_cuda_family(m, static_cast<int>(v(*n.cuda).major()));
+    const auto* fam = find_cuda_family(m, static_cast<int>(n.cuda->major()));
     if (!fam || !fam->minor_compat_min_driver) continue;
-    INFO("NGC " << n.framework << " " << n.tag << ": driver " << n.min_driver << ", CUDA " << *n.cuda << " floor "
-                << *fam->minor_compat_min_driver);
-    CHECK(v(fam->minor_compat_min_driver->substr(0, 3)) <= v(n.min_driver));
+    INFO("NGC " << n.framework << " " << n.tag << ": driver " << n.min_driver.text() << ", CUDA " << n.cuda->text() << " floor "
+                << fam->minor_compat_min_driver->text());
+    CHECK(v(fam->minor_compat_min_driver->text().substr(0, 3)) <= n.min_driver);
   }
   // A later release of a major never needs an older driver (CUDA 11.0 came
   // before minor-version compatibility, so a toolkit's driver may be below
@@ -72,10 +72,10 @@ TEST_CASE("no driver floor is below its CUDA family's minor-version floor", "[ma
       CHECK(r.note);  // absent only with the reason
       continue;
     }
-    const auto ver = v(r.version);
-    INFO("CUDA " << r.version << ": driver " << *r.min_driver_linux);
-    if (auto it = last.find(static_cast<int>(ver.major())); it != last.end()) CHECK(it->second <= v(*r.min_driver_linux));
-    last.insert_or_assign(static_cast<int>(ver.major()), v(*r.min_driver_linux));
+    const auto& ver = r.version;
+    INFO("CUDA " << r.version.text() << ": driver " << r.min_driver_linux->text());
+    if (auto it = last.find(static_cast<int>(ver.major())); it != last.end()) CHECK(it->second <= *r.min_driver_linux);
+    last.insert_or_assign(static_cast<int>(ver.major()), *r.min_driver_linux);
   }
 }
 
@@ -85,13 +85,13 @@ TEST_CASE("every compute capability an NGC or framework entry names is a known a
   for (const auto& n : m.ngc)
     if (n.min_compute_capability) {
       INFO("NGC " << n.framework << " " << n.tag);
-      CHECK(known.count(*n.min_compute_capability) == 1);
+      CHECK(known.count(n.min_compute_capability->text()) == 1);
     }
   for (const auto& f : m.frameworks) {
-    INFO(f.framework << " " << f.version << " " << f.variant);
-    for (const auto& cc : f.arch_list) CHECK(known.count(cc) == 1);
+    INFO(f.framework << " " << f.version.text() << " " << f.variant);
+    for (const auto& cc : f.arch_list) CHECK(known.count(cc.text()) == 1);
     for (const auto* cc : {&f.min_compute_capability, &f.max_compute_capability, &f.ptx})
-      if (*cc) CHECK(known.count(**cc) == 1);
+      if (*cc) CHECK(known.count((*cc)->text()) == 1);
   }
 }
 
@@ -112,10 +112,10 @@ TEST_CASE("recommend never states a driver floor below cuda.json's without namin
         const std::string release = fw[kind]["release"];
         INFO(e.path().filename().string() << " " << fw["framework"] << " " << release << ": " << detail);
         for (const auto& n : m.ngc) {
-          if (n.framework != fw["framework"] || n.release != release || !n.cuda) continue;
+          if (n.framework != fw["framework"] || n.release.text() != release || !n.cuda) continue;
           const auto* rel = find_cuda_release(m, *n.cuda);
-          if (!rel || !rel->min_driver_linux || !(v(n.min_driver) < v(*rel->min_driver_linux))) continue;
-          CHECK_THAT(detail, Catch::Contains(*rel->min_driver_linux));
+          if (!rel || !rel->min_driver_linux || !(n.min_driver < *rel->min_driver_linux)) continue;
+          CHECK_THAT(detail, Catch::Contains(rel->min_driver_linux->text()));
           ++judged;
         }
       }

@@ -41,15 +41,16 @@ bool has(const std::vector<std::string>& v, const std::string& s) { return std::
 
 TEST_CASE("a layer's entries replace those of the same id and add the others, in order", "[matrix][layers]") {
   Matrix base, layer;
-  base.cuda_releases = {{"12.4.0", "550.54.14", {}, {}, {}, {"https://example.com/a"}},
-                        {"12.5.0", "555.42.02", {}, {}, {}, {"https://example.com/b"}}};
-  layer.cuda_releases = {{"12.4", "550.54.15", {}, {}, {}, {"https://example.com/c"}},  // the same release as 12.4.0
-                         {"12.6.0", "560.28.03", {}, {}, {}, {"https://example.com/d"}}};
+  using test::version;
+  base.cuda_releases = {{version("12.4.0"), version("550.54.14"), {}, {}, {}, {"https://example.com/a"}},
+                        {version("12.5.0"), version("555.42.02"), {}, {}, {}, {"https://example.com/b"}}};
+  layer.cuda_releases = {{version("12.4"), version("550.54.15"), {}, {}, {}, {"https://example.com/c"}},  // the same release as 12.4.0
+                         {version("12.6.0"), version("560.28.03"), {}, {}, {}, {"https://example.com/d"}}};
   lay_over(base, layer);
   REQUIRE(base.cuda_releases.size() == 3);
-  CHECK(base.cuda_releases[0].min_driver_linux == "550.54.15");
-  CHECK(base.cuda_releases[1].version == "12.5.0");
-  CHECK(base.cuda_releases[2].version == "12.6.0");
+  CHECK(test::text_of(base.cuda_releases[0].min_driver_linux) == "550.54.15");
+  CHECK(base.cuda_releases[1].version.text() == "12.5.0");
+  CHECK(base.cuda_releases[2].version.text() == "12.6.0");
 }
 
 TEST_CASE("matrix layers given with --matrix add rules, later ones win, and the report names them", "[cli][matrix][layers]") {

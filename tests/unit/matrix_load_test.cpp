@@ -34,7 +34,7 @@ TEST_CASE("matrix: the synthetic baseline that every broken file differs from pa
   CHECK(m->origin == "matrix-broken/baseline-valid.json");
   REQUIRE(m->gpus.size() == 2);
   CHECK(m->gpus[0].id == "synthetic-a");
-  CHECK(m->gpus[0].compute_capability == std::optional<std::string>("9.0"));
+  CHECK(test::text_of(m->gpus[0].compute_capability) == std::optional<std::string>("9.0"));
   CHECK(m->gpus[0].memory_gib == std::optional<double>(80));
   CHECK(m->gpus[0].tflops.at("fp32") == Approx(10.5));
   CHECK(m->gpus[0].data_center);
@@ -50,12 +50,12 @@ TEST_CASE("matrix: the synthetic baseline that every broken file differs from pa
   CHECK(m->cuda_families[0].major == 12);
   REQUIRE(m->frameworks.size() == 2);
   CHECK(m->frameworks[0].variant == "cu121");
-  CHECK(m->frameworks[0].arch_list == std::vector<std::string>{"8.0", "9.0"});
+  CHECK(version_texts(m->frameworks[0].arch_list) == std::vector<std::string>{"8.0", "9.0"});
   REQUIRE(m->ngc.size() == 1);
-  CHECK(m->ngc[0].min_driver == "545");
+  CHECK(m->ngc[0].min_driver.text() == "545");
   CHECK(m->ngc[0].forward_compat_branches.empty());
   REQUIRE(m->rocm_releases.size() == 2);
-  CHECK(m->rocm_releases[0].version == "6.0");
+  CHECK(m->rocm_releases[0].version.text() == "6.0");
   CHECK(m->rocm_releases[0].gfx_targets == std::vector<std::string>{"gfx942", "gfx90a"});
   CHECK(m->rocm_releases[0].deprecated_gfx_targets == std::vector<std::string>{"gfx906"});
   CHECK(m->rocm_releases[0].note == std::optional<std::string>("synthetic"));

@@ -94,7 +94,7 @@ TEST_CASE("matrix lookup: precisions by major.minor", "[matrix][lookup]") {
   REQUIRE(a != nullptr);
   CHECK(a->precisions == std::vector<std::string>{"tf32"});
   REQUIRE(find_arch_precisions(m, "8.0") != nullptr);
-  CHECK(find_arch_precisions(m, "8.0")->compute_capability == "8.0");
+  CHECK(find_arch_precisions(m, "8.0")->compute_capability.text() == "8.0");
   CHECK(find_arch_precisions(m, "8") == find_arch_precisions(m, "8.0"));  // "8" is 8.0
   CHECK(find_arch_precisions(m, "8.9") == nullptr);
   CHECK(find_arch_precisions(m, "sm_80") == nullptr);
@@ -104,7 +104,7 @@ TEST_CASE("matrix lookup: CUDA release by version", "[matrix][lookup]") {
   const auto& m = synthetic_matrix();
   auto version_of = [&](const char* v) {
     const auto* r = find_cuda_release(m, v);
-    return r ? r->version : std::string("(none)");
+    return r ? r->version.text() : std::string("(none)");
   };
   // The lowest 12.1.x, though 12.1.1 is listed first.
   CHECK(version_of("12.1") == "12.1.0");
@@ -119,7 +119,7 @@ TEST_CASE("matrix lookup: CUDA release by version", "[matrix][lookup]") {
 TEST_CASE("matrix lookup: CUDA family by major", "[matrix][lookup]") {
   const auto& m = synthetic_matrix();
   REQUIRE(find_cuda_family(m, 12) != nullptr);
-  CHECK(find_cuda_family(m, 12)->minor_compat_min_driver == std::optional<std::string>("525.60.13"));
+  CHECK(test::text_of(find_cuda_family(m, 12)->minor_compat_min_driver) == std::optional<std::string>("525.60.13"));
   REQUIRE(find_cuda_family(m, 11) != nullptr);
   CHECK_FALSE(find_cuda_family(m, 11)->minor_compat_min_driver.has_value());
   CHECK(find_cuda_family(m, 13) == nullptr);
@@ -132,21 +132,21 @@ TEST_CASE("matrix lookup: framework builds by installed version and variant", "[
 
   auto found = find_framework_variants(m, "torch", "2.1.0+cu121", "cu121");
   REQUIRE(found.size() == 2);
-  CHECK(found[0]->version == "2.1.0");  // the exact entry first
-  CHECK(found[1]->version == "2.1");
+  CHECK(found[0]->version.text() == "2.1.0");  // the exact entry first
+  CHECK(found[1]->version.text() == "2.1");
 
   found = find_framework_variants(m, "torch", "2.1.2+cu121", "cu121");
   REQUIRE(found.size() == 1);
-  CHECK(found[0]->version == "2.1");
+  CHECK(found[0]->version.text() == "2.1");
 
   found = find_framework_variants(m, "torch", "2.1.2+cu118", "cu118");
   REQUIRE(found.size() == 1);
-  CHECK(found[0]->cuda == std::optional<std::string>("11.8"));
+  CHECK(test::text_of(found[0]->cuda) == std::optional<std::string>("11.8"));
 
   // "2.1" is not a prefix of 2.10, numerically.
   found = find_framework_variants(m, "torch", "2.10.0", "cu121");
   REQUIRE(found.size() == 1);
-  CHECK(found[0]->version == "2.10");
+  CHECK(found[0]->version.text() == "2.10");
 
   CHECK(find_framework_variants(m, "torch", "2.1.0", "rocm6.0").empty());
   CHECK(find_framework_variants(m, "torch", "2.2.0+cu121", "cu121").empty());

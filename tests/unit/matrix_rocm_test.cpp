@@ -35,7 +35,7 @@ const Matrix& synthetic_matrix() {
 
 std::string found(std::string_view installed) {
   const auto* r = find_rocm_release(synthetic_matrix(), installed);
-  return r ? r->version : "none";
+  return r ? r->version.text() : "none";
 }
 
 // One ROCm install (when `version` is given) and one KFD GPU node per target.

@@ -36,6 +36,12 @@ inline Matrix load_matrix_text(const std::string& name, const std::string& text)
   return std::move(loaded).value();
 }
 
+// A matrix value built by hand, and one read back as the matrix wrote it.
+inline Version version(std::string_view text) { return Version::parse(text).value(); }
+inline std::optional<std::string> text_of(const std::optional<Version>& v) {
+  return v ? std::optional<std::string>(v->text()) : std::nullopt;
+}
+
 inline void write_file(const std::filesystem::path& p, const std::string& content) {
   std::filesystem::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << content;
