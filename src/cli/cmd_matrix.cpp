@@ -15,14 +15,23 @@ namespace {
 
 std::string contents(const Knowledge& k) {
   const auto& m = k.matrix;
-  const std::pair<std::size_t, const char*> counts[] = {
-      {m.gpus.size(), "GPU model"},         {m.arch_precisions.size(), "architecture"}, {m.cuda_releases.size(), "CUDA release"},
-      {m.rocm_releases.size(), "ROCm release"}, {m.frameworks.size(), "framework build"},  {m.ngc.size(), "NGC release"},
-      {k.rules.size(), "rule"}};
+  struct Count {
+    std::size_t n;
+    const char* one;
+    const char* many;
+  };
+  const Count counts[] = {{m.gpus.size(), "GPU model", "GPU models"},
+                          {m.arch_precisions.size(), "architecture", "architectures"},
+                          {m.cuda_releases.size(), "CUDA release", "CUDA releases"},
+                          {m.driver_branches.size(), "driver branch", "driver branches"},
+                          {m.rocm_releases.size(), "ROCm release", "ROCm releases"},
+                          {m.frameworks.size(), "framework build", "framework builds"},
+                          {m.ngc.size(), "NGC release", "NGC releases"},
+                          {k.rules.size(), "rule", "rules"}};
   std::string out;
-  for (const auto& [n, what] : counts) {
-    if (n == 0 && !is_whole_matrix(k)) continue;  // a layer lists what it holds
-    out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  for (const auto& c : counts) {
+    if (c.n == 0 && !is_whole_matrix(k)) continue;  // a layer lists what it holds
+    out += (out.empty() ? "" : ", ") + std::to_string(c.n) + " " + (c.n == 1 ? c.one : c.many);
   }
   return out.empty() ? "nothing" : out;
 }

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "matrix/platform_tables.hpp"
@@ -106,6 +107,20 @@ struct RocmRelease {
   std::vector<std::string> sources;
 };
 
+// An NVIDIA driver branch as NVIDIA's data-center driver lifecycle names
+// it: its kind and the month its support ends.
+enum class DriverBranchKind { new_feature, production, long_term_support };
+std::string_view to_string(DriverBranchKind k);  // "new feature", "production", "long-term support"
+std::optional<DriverBranchKind> driver_branch_kind_named(std::string_view name);
+std::string driver_branch_kind_names();  // for an error that says what was expected
+
+struct DriverBranch {
+  int branch = 0;                                    // 535
+  DriverBranchKind kind = DriverBranchKind::production;
+  std::optional<std::string> end_of_life;            // "2026-06"; none: NVIDIA gives none
+  std::vector<std::string> sources;
+};
+
 struct Matrix {
   std::string version;  // "2026.11.1"
   std::string date;     // "2026-11-29"
@@ -117,6 +132,7 @@ struct Matrix {
   std::vector<FrameworkVariant> frameworks;
   std::vector<NgcRelease> ngc;
   std::vector<RocmRelease> rocm_releases;
+  std::vector<DriverBranch> driver_branches;
   // Read by the probes from the embedded documents alone (platform_knowledge.hpp).
   std::vector<SonamePrefixes> soname_prefixes;
   std::vector<SubLibraries> sub_libraries;

@@ -27,6 +27,7 @@ EntryKey key_of(const CudaFamily& f);
 EntryKey key_of(const FrameworkVariant& v);
 EntryKey key_of(const NgcRelease& n);
 EntryKey key_of(const RocmRelease& r);
+EntryKey key_of(const DriverBranch& b);
 EntryKey key_of(const SonamePrefixes& p);
 EntryKey key_of(const SubLibraries& s);
 EntryKey key_of(const LibraryWheels& w);

@@ -20,6 +20,7 @@ void lay_over(Matrix& base, Matrix layer) {
   lay_section(base.frameworks, std::move(layer.frameworks));
   lay_section(base.ngc, std::move(layer.ngc));
   lay_section(base.rocm_releases, std::move(layer.rocm_releases));
+  lay_section(base.driver_branches, std::move(layer.driver_branches));
 }
 
 }  // namespace gpucheck

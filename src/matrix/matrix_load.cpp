@@ -19,7 +19,7 @@ constexpr const char* kDocumentKeys[] = {"schema",          "version",         "
                                          "gpus",            "arch_precisions", "cuda_releases", "cuda_families",
                                          "frameworks",      "ngc",             "rocm_releases", "soname_prefixes",
                                          "sub_libraries",   "library_wheels",  "pcie_generations", "cuda_errors",
-                                         "rules"};
+                                         "driver_branches", "rules"};
 
 constexpr std::string_view kEmbeddedPrefix = "embedded:";
 
@@ -138,6 +138,7 @@ class Loader {
     else if (section == "frameworks") keep(matrix_.frameworks, read_framework_variant(r), at, r.where("version"));
     else if (section == "ngc") keep(matrix_.ngc, read_ngc_release(r, problems_), at, r.where("tag"));
     else if (section == "rocm_releases") keep(matrix_.rocm_releases, read_rocm_release(r, problems_), at, r.where("version"));
+    else if (section == "driver_branches") keep(matrix_.driver_branches, read_driver_branch(r, problems_), at, r.where("branch"));
     else if (section == "soname_prefixes") keep_each(matrix_.soname_prefixes, read_soname_prefixes(r), at, r, "family");
     else if (section == "sub_libraries") keep(matrix_.sub_libraries, read_sub_libraries(r), at, r.where("shim"));
     else if (section == "library_wheels") keep_each(matrix_.library_wheels, read_library_wheels(r, problems_), at, r, "library");

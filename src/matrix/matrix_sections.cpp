@@ -121,4 +121,18 @@ RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems) {
   return v;
 }
 
+DriverBranch read_driver_branch(ObjectReader& r, std::vector<Problem>& problems) {
+  DriverBranch b;
+  r.integer("branch", b.branch, 1, 9999);
+  std::string kind;
+  r.string("kind", kind, mv::non_empty);
+  if (auto k = driver_branch_kind_named(kind)) b.kind = *k;
+  else if (!kind.empty())
+    problems.push_back(Problem{Reason::malformed, r.where("kind"), "expected one of " + driver_branch_kind_names() + ", found \"" + kind + "\""});
+  r.optional_string("end_of_life", b.end_of_life, mv::year_month);
+  r.sources(b.sources);
+  r.reject_unknown_keys();
+  return b;
+}
+
 }  // namespace gpucheck

@@ -15,6 +15,7 @@ CudaFamily read_cuda_family(ObjectReader& r);
 FrameworkVariant read_framework_variant(ObjectReader& r);
 NgcRelease read_ngc_release(ObjectReader& r, std::vector<Problem>& problems);
 RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems);
+DriverBranch read_driver_branch(ObjectReader& r, std::vector<Problem>& problems);
 
 // The platform tables (platform_sections.cpp).
 SonamePrefixes read_soname_prefixes(ObjectReader& r);

@@ -1,5 +1,6 @@
 #include "matrix/matrix_summary.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace gpucheck {
@@ -40,6 +41,11 @@ std::vector<TableNewest> newest_entries(const Matrix& m) {
                                      [](const NgcRelease& n) -> const Version& { return n.release; })});
   if (const auto* r = newest_by(m.rocm_releases, [](const RocmRelease& each) -> const Version& { return each.version; }))
     out.push_back({"ROCm releases", {r->version.text()}});
+  if (!m.driver_branches.empty()) {
+    const auto newest = std::max_element(m.driver_branches.begin(), m.driver_branches.end(),
+                                         [](const DriverBranch& a, const DriverBranch& b) { return a.branch < b.branch; });
+    out.push_back({"driver branches", {"R" + std::to_string(newest->branch)}});
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@ const std::vector<Category>& categories() {
       {"driver-missing", "a GPU without a working driver: none bound, none loaded, or libcuda not found"},
       {"driver-mismatch", "the parts of the driver disagree: kernel module, userspace library, fabric manager"},
       {"driver-too-old", "the driver is older than a toolkit, framework build or container needs"},
+      {"driver-lifecycle", "a driver branch past NVIDIA's end of life, or a short-lived new feature branch"},
       {"cuda-stub", "libcuda resolves to a CUDA toolkit's link stub"},
       {"arch-unsupported", "a build has no code for this GPU's architecture (too new or dropped), or the GPU is below --min-compute"},
       {"cpu-only-build", "a framework built without GPU support on a host with GPUs"},

@@ -18,10 +18,11 @@ void merge(FactMap& into, const FactMap& from) {
 
 }  // namespace
 
-std::vector<Subject> build_subjects(const Facts& f, const Matrix& m) {
+std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::optional<Day> today) {
   std::vector<Subject> out;
   FactMap host;
   host_driver_facts(f, m, host);
+  driver_branch_facts(m, today, host);
   host_software_facts(f, m, host);
 
   const auto gpus = gpu_inventory(f);

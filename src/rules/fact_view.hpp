@@ -9,11 +9,13 @@
 #include "facts/facts.hpp"
 #include "matrix/matrix.hpp"
 #include "rules/fact_value.hpp"
+#include "util/dates.hpp"
 
 namespace gpucheck {
 
 // One subject for the host, then one per GPU, per Python environment, per
 // framework build, and per framework build on each NVIDIA GPU.
-std::vector<Subject> build_subjects(const Facts& facts, const Matrix& matrix);
+// `today`: the day a driver branch's end of life is judged on (none: not judged).
+std::vector<Subject> build_subjects(const Facts& facts, const Matrix& matrix, std::optional<Day> today = std::nullopt);
 
 }  // namespace gpucheck

@@ -164,4 +164,38 @@ void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out
   if (nvidia_count > 0) out["visible.out_of_range"] = F::of_list(out_of_range, "CUDA_VISIBLE_DEVICES");
 }
 
+// NVIDIA supports a branch through the month it names: the day after is
+// the first of the next month.
+std::optional<Day> day_after_month(const std::string& year_month) {
+  const auto first = parse_iso_date(year_month.substr(0, 7) + "-01");
+  if (!first) return std::nullopt;
+  const std::chrono::year_month_day ymd{*first};
+  return Day{ymd.year() / ymd.month() / std::chrono::day{1} + std::chrono::months{1}};
+}
+
+void driver_branch_facts(const Matrix& m, std::optional<Day> today, FactMap& out) {
+  const auto b = out.find("driver.branch");
+  if (b == out.end()) return;
+  const int branch = static_cast<int>(b->second.number);
+  const auto entry = std::find_if(m.driver_branches.begin(), m.driver_branches.end(),
+                                  [&](const DriverBranch& d) { return d.branch == branch; });
+  if (entry == m.driver_branches.end()) return;
+  const std::string src = "matrix: driver branch R" + std::to_string(branch) + " (" + entry->sources.front() + ")";
+  out["driver.branch_kind"] = F::of_text(std::string(to_string(entry->kind)), src);
+  if (entry->end_of_life) out["driver.branch_end_of_life"] = F::of_text(*entry->end_of_life, src);
+  if (!today) return;
+  const std::string on = "; judged on " + iso_date_text(*today);
+  if (entry->end_of_life)
+    if (auto after = day_after_month(*entry->end_of_life))
+      out["driver.branch_past_end_of_life"] = F::of_bool(*today >= *after, src + on);
+  std::vector<std::string> supported;
+  for (const auto& d : m.driver_branches) {
+    if (d.kind == DriverBranchKind::new_feature || !d.end_of_life) continue;
+    if (auto after = day_after_month(*d.end_of_life); after && *today < *after)
+      supported.push_back("R" + std::to_string(d.branch) + " (" + std::string(to_string(d.kind)) + ", to " + *d.end_of_life + ")");
+  }
+  out["driver.supported_branches"] = F::of_list(std::move(supported), "matrix: driver branches" + on);
+}
+
 }  // namespace gpucheck::fact_view
+

@@ -11,6 +11,7 @@
 #include "facts/gpu_inventory.hpp"
 #include "matrix/matrix.hpp"
 #include "rules/fact_value.hpp"
+#include "util/dates.hpp"
 
 namespace gpucheck::fact_view {
 
@@ -27,6 +28,8 @@ inline bool lists(const std::vector<std::string>& targets, const std::string& gf
 // fact_view_host.cpp: the host subject.
 void host_driver_facts(const Facts& f, const Matrix& m, FactMap& out);
 void host_software_facts(const Facts& f, const Matrix& m, FactMap& out);
+// The driver branch's lifecycle on `today` (none: its end of life is not judged).
+void driver_branch_facts(const Matrix& m, std::optional<Day> today, FactMap& out);
 void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out);
 
 // fact_view_gpu.cpp: one subject per inventory GPU; then the ROCm release's

@@ -98,7 +98,7 @@ std::string verdict_summary(const Verdict& v) {
 }
 
 Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequirements& req, std::optional<Day> today) {
-  const auto subjects = build_subjects(facts, knowledge.matrix);
+  const auto subjects = build_subjects(facts, knowledge.matrix, today);
   std::vector<Rule> rules = knowledge.rules;
   auto extra = requirement_rules(req);
   rules.insert(rules.end(), extra.begin(), extra.end());

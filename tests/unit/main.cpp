@@ -16,6 +16,6 @@ int main(int argc, char** argv) {
   // Every gpucheck a test runs judges the matrix's age on one fixed day, so
   // no golden file or finding count changes with the calendar; the age
   // tests set their own day.
-  ::setenv("GPUCHECK_TODAY", "2026-12-01", 0);
+  ::setenv("GPUCHECK_TODAY", "2026-12-02", 0);
   return Catch::Session().run(argc, argv);
 }

@@ -54,7 +54,7 @@ TEST_CASE("a matrix older than 90 days is noted, one of 90 is not", "[rules][mat
 
 TEST_CASE("check notes an old matrix and still passes on it", "[cli][matrix-age]") {
   auto old = run_gpucheck_with({"GPUCHECK_TODAY=2027-06-01"}, "", {"--root", kH100, "check", "--json"});
-  auto now = run_gpucheck_with({"GPUCHECK_TODAY=2026-12-01"}, "", {"--root", kH100, "check", "--json"});
+  auto now = run_gpucheck_with({"GPUCHECK_TODAY=2026-12-02"}, "", {"--root", kH100, "check", "--json"});
   auto ids = [](const std::string& out) {
     std::vector<std::string> v;
     const auto report = json::parse(out);

@@ -61,6 +61,12 @@ TEST_CASE("matrix: the synthetic baseline that every broken file differs from pa
   CHECK(m->rocm_releases[0].note == std::optional<std::string>("synthetic"));
   CHECK(m->rocm_releases[1].deprecated_gfx_targets.empty());
   CHECK_FALSE(m->rocm_releases[1].note.has_value());
+  REQUIRE(m->driver_branches.size() == 2);
+  CHECK(m->driver_branches[0].branch == 535);
+  CHECK(m->driver_branches[0].kind == DriverBranchKind::long_term_support);
+  CHECK(m->driver_branches[0].end_of_life == std::optional<std::string>("2026-06"));
+  CHECK(m->driver_branches[1].kind == DriverBranchKind::new_feature);
+  CHECK_FALSE(m->driver_branches[1].end_of_life.has_value());
 }
 
 TEST_CASE("matrix: each broken file is rejected with its one defect's place and reason", "[matrix]") {
@@ -96,6 +102,11 @@ TEST_CASE("matrix: each broken file is rejected with its one defect's place and 
       {"bad-framework-gfx-target.json", "/frameworks/0/gfx_targets/1", "an AMD gfx target, like \"gfx942\""},
       {"unknown-rocm-key.json", "/rocm_releases/1/deprecated_gfx_target",
        "unknown key \"deprecated_gfx_target\" (did you mean \"deprecated_gfx_targets\"?)"},
+      {"unknown-driver-branch-kind.json", "/driver_branches/1/kind",
+       "expected one of new feature, production, long-term support, found \"feature\""},
+      {"duplicate-driver-branch.json", "/driver_branches/2/branch",
+       "duplicate driver branch \"R535\": also at matrix-broken/duplicate-driver-branch.json: /driver_branches/0"},
+      {"bad-end-of-life.json", "/driver_branches/0/end_of_life", "found \"June 2026\""},
       {"rules-not-array.json", "/rules", "expected an array, found {}"},
       {"no-version-document.json", "", "none of the 1 matrix documents carries \"version\" and \"date\""},
       {"version-without-date.json", "/date", "required field \"date\" is missing"},

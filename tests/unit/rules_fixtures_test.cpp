@@ -12,6 +12,7 @@
 #include "probe.hpp"
 #include "rules/knowledge.hpp"
 #include "rules/verdict.hpp"
+#include "util/dates.hpp"
 #include "util/embedded_file.hpp"
 #include "test_support.hpp"
 
@@ -161,7 +162,12 @@ std::string describe(const Verdict& v) {
 
 void run_case(const json& c) {
   TempDir tmp;
-  const Verdict v = judge(facts_of(c, tmp), knowledge(), requirements_of(c), std::nullopt);
+  std::optional<Day> today;
+  if (c.contains("today")) {
+    today = parse_iso_date(c["today"].get<std::string>());
+    REQUIRE(today);
+  }
+  const Verdict v = judge(facts_of(c, tmp), knowledge(), requirements_of(c), today);
   std::set<std::string> categories, fired, errors;
   for (auto& f : v.findings) {
     fired.insert(f.rule);
