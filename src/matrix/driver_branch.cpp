@@ -17,4 +17,10 @@ std::string_view to_string(DriverBranchKind k) { return name_of(kKinds, k); }
 std::optional<DriverBranchKind> driver_branch_kind_named(std::string_view name) { return value_named(kKinds, name); }
 std::string driver_branch_kind_names() { return names_of(kKinds); }
 
+std::string branch_name(int branch) {
+  std::string out = "R";
+  out += std::to_string(branch);
+  return out;
+}
+
 }  // namespace gpucheck

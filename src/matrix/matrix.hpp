@@ -113,6 +113,7 @@ enum class DriverBranchKind { new_feature, production, long_term_support };
 std::string_view to_string(DriverBranchKind k);  // "new feature", "production", "long-term support"
 std::optional<DriverBranchKind> driver_branch_kind_named(std::string_view name);
 std::string driver_branch_kind_names();  // for an error that says what was expected
+std::string branch_name(int branch);     // 535 -> "R535", as NVIDIA names branches
 
 struct DriverBranch {
   int branch = 0;                                    // 535

@@ -33,7 +33,9 @@ EntryKey key_of(const NgcRelease& n) {
 }
 
 EntryKey key_of(const RocmRelease& r) { return {"ROCm release", r.version.text()}; }
-EntryKey key_of(const DriverBranch& b) { return {"driver branch", b.branch ? "R" + std::to_string(b.branch) : ""}; }
+EntryKey key_of(const DriverBranch& b) {
+  return {"driver branch", b.branch ? branch_name(b.branch) : ""};
+}
 
 EntryKey key_of(const SonamePrefixes& p) { return {"soname family", p.family}; }
 

@@ -44,7 +44,7 @@ std::vector<TableNewest> newest_entries(const Matrix& m) {
   if (!m.driver_branches.empty()) {
     const auto newest = std::max_element(m.driver_branches.begin(), m.driver_branches.end(),
                                          [](const DriverBranch& a, const DriverBranch& b) { return a.branch < b.branch; });
-    out.push_back({"driver branches", {"R" + std::to_string(newest->branch)}});
+    out.push_back({"driver branches", {branch_name(newest->branch)}});
   }
   return out;
 }

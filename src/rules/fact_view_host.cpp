@@ -180,7 +180,7 @@ void driver_branch_facts(const Matrix& m, std::optional<Day> today, FactMap& out
   const auto entry = std::find_if(m.driver_branches.begin(), m.driver_branches.end(),
                                   [&](const DriverBranch& d) { return d.branch == branch; });
   if (entry == m.driver_branches.end()) return;
-  const std::string src = "matrix: driver branch R" + std::to_string(branch) + " (" + entry->sources.front() + ")";
+  const std::string src = "matrix: driver branch " + branch_name(branch) + " (" + entry->sources.front() + ")";
   out["driver.branch_kind"] = F::of_text(std::string(to_string(entry->kind)), src);
   if (entry->end_of_life) out["driver.branch_end_of_life"] = F::of_text(*entry->end_of_life, src);
   if (!today) return;
@@ -192,7 +192,7 @@ void driver_branch_facts(const Matrix& m, std::optional<Day> today, FactMap& out
   for (const auto& d : m.driver_branches) {
     if (d.kind == DriverBranchKind::new_feature || !d.end_of_life) continue;
     if (auto after = day_after_month(*d.end_of_life); after && *today < *after)
-      supported.push_back("R" + std::to_string(d.branch) + " (" + std::string(to_string(d.kind)) + ", to " + *d.end_of_life + ")");
+      supported.push_back(branch_name(d.branch) + " (" + std::string(to_string(d.kind)) + ", to " + *d.end_of_life + ")");
   }
   out["driver.supported_branches"] = F::of_list(std::move(supported), "matrix: driver branches" + on);
 }
