@@ -11,7 +11,7 @@ extern const File kMatrixFiles[];  // matrix/**/*.json (src/CMakeLists.txt)
 
 namespace {
 
-MatrixDocument document(const embedded::File& f) { return MatrixDocument{std::string("embedded:") + f.name, f.text}; }
+MatrixDocument document(const embedded::File& f) { return MatrixDocument{std::string("embedded:") + f.name, f.text, true}; }
 
 template <class Keep>
 std::vector<MatrixDocument> documents(Keep keep) {

@@ -25,14 +25,13 @@ constexpr std::string_view kEmbeddedPrefix = "embedded:";
 
 class Loader {
  public:
-  void document(const MatrixDocument& doc) {
-    auto parsed = parse_strict_json(doc.text, doc.name);
-    if (!parsed) {
-      problems_.push_back(parsed.problem());
+  void document(const ParsedDocument& doc) {
+    if (!doc.root) {
+      problems_.push_back(doc.root.problem());
       incomplete_ = true;
       return;
     }
-    const json& root = parsed.value();
+    const json& root = doc.root.value();
     if (!root.is_object()) {
       problem(doc.name, "expected a JSON object at the top level, found " + describe_json(root));
       incomplete_ = true;
@@ -172,6 +171,10 @@ class Loader {
 }  // namespace
 
 MatrixCheck check_matrix(const std::vector<MatrixDocument>& docs, MatrixRole role) {
+  return check_matrix(parse_documents(docs), role);
+}
+
+MatrixCheck check_matrix(const std::vector<ParsedDocument>& docs, MatrixRole role) {
   if (docs.empty()) return MatrixCheck{std::nullopt, {Problem{Reason::absent, "matrix", "no matrix documents"}}};
   Loader loader;
   for (const auto& doc : docs) loader.document(doc);

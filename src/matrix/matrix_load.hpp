@@ -23,6 +23,8 @@ struct MatrixCheck {
 // layer that does carry them replaces instead: matrix/matrix_layers.hpp).
 enum class MatrixRole { complete, layer };
 MatrixCheck check_matrix(const std::vector<MatrixDocument>& docs, MatrixRole role = MatrixRole::complete);
+struct ParsedDocument;  // matrix/strict_json.hpp: the same documents, parsed once
+MatrixCheck check_matrix(const std::vector<ParsedDocument>& docs, MatrixRole role = MatrixRole::complete);
 
 // The first problem (its detail says how many more there are), or the
 // matrix. origin is "embedded" when every document is, else the first

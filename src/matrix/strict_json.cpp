@@ -140,4 +140,19 @@ Result<nlohmann::json> parse_strict_json(std::string_view text, const std::strin
   return builder.take_root();
 }
 
+std::vector<ParsedDocument> parse_documents(const std::vector<MatrixDocument>& docs) {
+  std::vector<ParsedDocument> out;
+  out.reserve(docs.size());
+  for (const auto& d : docs) {
+    if (!d.validated_at_build) {
+      out.push_back({d.name, parse_strict_json(d.text, d.name)});
+      continue;
+    }
+    auto j = json::parse(d.text, nullptr, false);
+    if (j.is_discarded()) out.push_back({d.name, Problem{Reason::malformed, d.name, "invalid JSON (the build validated it: a damaged binary?)"}});
+    else out.push_back({d.name, std::move(j)});
+  }
+  return out;
+}
+
 }  // namespace gpucheck

@@ -2,6 +2,7 @@
 
 #include "matrix/matrix_layers.hpp"
 #include "matrix/matrix_load.hpp"
+#include "matrix/strict_json.hpp"
 
 namespace gpucheck {
 namespace {
@@ -18,8 +19,9 @@ Problem first_of(const KnowledgeCheck& checked, const std::string& path) {
 
 KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRole role) {
   KnowledgeCheck out;
-  auto tables = check_matrix(docs, role);
-  auto rules = parse_rules(docs);
+  const auto parsed = parse_documents(docs);
+  auto tables = check_matrix(parsed, role);
+  auto rules = parse_rules(parsed);
   out.problems = std::move(tables.problems);
   out.problems.insert(out.problems.end(), rules.problems.begin(), rules.problems.end());
   if (out.problems.empty() && tables.matrix) out.knowledge = Knowledge{std::move(*tables.matrix), std::move(rules.rules)};

@@ -33,5 +33,7 @@ struct RuleCheck {
 // The "rules" arrays of the documents, validated: known category, scope and
 // facts, placeholders that name facts the rule's scope sees, unique ids.
 RuleCheck parse_rules(const std::vector<MatrixDocument>& docs);
+struct ParsedDocument;  // matrix/strict_json.hpp: the same documents, parsed once
+RuleCheck parse_rules(const std::vector<ParsedDocument>& docs);
 
 }  // namespace gpucheck

@@ -88,11 +88,13 @@ Rule read_rule(const json& j, const std::string& doc, const std::string& pointer
 
 }  // namespace
 
-RuleCheck parse_rules(const std::vector<MatrixDocument>& docs) {
+RuleCheck parse_rules(const std::vector<MatrixDocument>& docs) { return parse_rules(parse_documents(docs)); }
+
+RuleCheck parse_rules(const std::vector<ParsedDocument>& docs) {
   RuleCheck out;
   std::set<std::string> ids;
   for (auto& d : docs) {
-    auto j = parse_strict_json(d.text, d.name);
+    const auto& j = d.root;
     if (!j) continue;  // the matrix loader reports unreadable documents
     if (!j->is_object() || !j->contains("rules")) continue;
     const json& rules = (*j)["rules"];
