@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Times `gpucheck probe --json` against what users would otherwise run, on
-the same host, in interleaved rounds (A B A B …) so that drift in the machine's
-load falls on both alike. Prints a Markdown table for docs/PERFORMANCE.md.
+"""Times gpucheck (a plain `gpucheck`, the prolog's command; `check --json`;
+`probe --json`) against what users would otherwise run, on the same host, in
+interleaved rounds (A B A B …) so that drift in the machine's load falls on
+all alike. Prints a Markdown table for docs/PERFORMANCE.md.
 
-  bench/compare_probe.py --gpucheck build/release/gpucheck [--rounds 20]
+  bench/compare_probe.py --gpucheck build/release/gpucheck [--rounds 20] [--doctors]
 
 Peers, each timed when present: PyTorch's collect_env (Debian's python3-torch,
-run by /usr/bin/python3), `nvidia-smi -q -x`. Also the 8-GPU fixture replayed
-with --root, which has no peer (the goal is an absolute bound).
+run by /usr/bin/python3), `nvidia-smi -q -x`; with --doctors, the PyPI
+doctors `env-doctor check` and `cuda-doctor diagnose`, installed by this
+script in a throwaway venv (needs the package index). Also the 8-GPU fixture
+replayed with --root, which has no peer (the goal is an absolute bound).
 """
 import argparse
 import os
@@ -16,6 +19,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -23,7 +27,8 @@ def run_once(argv):
     start = time.perf_counter()
     proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - start
-    if proc.returncode != 0:
+    # gpucheck check exits 1 when it finds an error: a verdict, not a failure.
+    if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(argv)} exited with {proc.returncode}")
     return elapsed
 
@@ -33,9 +38,14 @@ def main():
     ap.add_argument("--gpucheck", required=True)
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--fixture", default="tests/fixtures/hosts/h100-sxm-8gpu")
+    ap.add_argument("--doctors", action="store_true", help="also time env-doctor and cuda-doctor from PyPI")
     args = ap.parse_args()
 
-    cases = {"gpucheck probe --json": [args.gpucheck, "probe", "--json"]}
+    cases = {
+        "gpucheck": [args.gpucheck],
+        "gpucheck check --json": [args.gpucheck, "check", "--json"],
+        "gpucheck probe --json": [args.gpucheck, "probe", "--json"],
+    }
     if subprocess.run(["/usr/bin/python3", "-c", "import torch"], capture_output=True).returncode == 0:
         cases["python3 -m torch.utils.collect_env"] = ["/usr/bin/python3", "-m", "torch.utils.collect_env"]
     else:
@@ -45,18 +55,39 @@ def main():
         cases["nvidia-smi -q -x"] = [smi, "-q", "-x"]
     if os.path.isdir(args.fixture):
         cases[f"gpucheck --root {args.fixture} probe --json"] = [args.gpucheck, "--root", args.fixture, "probe", "--json"]
+    with tempfile.TemporaryDirectory() as venv:
+        if args.doctors:
+            versions = doctors(venv)
+            print(f"doctors: {versions}", file=sys.stderr)
+            cases["env-doctor check"] = [f"{venv}/bin/env-doctor", "check"]
+            cases["cuda-doctor diagnose"] = [f"{venv}/bin/cuda-doctor", "diagnose"]
+        times = measure(cases, args.rounds)
+    report(times, args.rounds)
 
+
+def doctors(venv):
+    """Installs the PyPI doctors in a throwaway venv; returns their versions."""
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    subprocess.run([f"{venv}/bin/pip", "install", "-q", "env-doctor", "cuda-doctor"], check=True)
+    out = subprocess.run([f"{venv}/bin/pip", "list", "--format=freeze"], capture_output=True, text=True, check=True).stdout
+    return ", ".join(l for l in out.splitlines() if "doctor" in l)
+
+
+def measure(cases, rounds):
     for argv in cases.values():  # warm the page cache once
         run_once(argv)
     times = {name: [] for name in cases}
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for name, argv in cases.items():
             times[name].append(run_once(argv))
+    return times
 
-    base = statistics.median(times["gpucheck probe --json"])
+
+def report(times, rounds):
+    base = statistics.median(times["gpucheck"])
     print(f"Host: {platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), "
-          f"{args.rounds} interleaved rounds, {time.strftime('%Y-%m-%d')}\n")
-    print("| command | median | min | max | ratio to `gpucheck probe --json` |")
+          f"{rounds} interleaved rounds, {time.strftime('%Y-%m-%d')}\n")
+    print("| command | median | min | max | ratio to `gpucheck` |")
     print("|---|---|---|---|---|")
     for name, t in times.items():
         med = statistics.median(t)
