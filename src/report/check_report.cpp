@@ -67,14 +67,14 @@ void summary(Writer& w, const Facts& f) {
   else if (f.nvidia_smi && f.nvidia_smi->cuda_version) driver += ", CUDA " + *f.nvidia_smi->cuda_version;
   w.fact("NVIDIA driver", driver);
   for (auto& t : f.software.toolkits)
-    if (t.active) w.fact("CUDA toolkit", t.version.value_or("version unknown") + " (" + t.root + ")");
+    if (t.active) w.fact("CUDA toolkit", t.version.value_or("version unknown") + parenthesized(t.root));
   for (auto& e : f.software.python) {
     std::vector<std::string> fws;
     for (auto& fw : e.frameworks) fws.push_back(fw.name + " " + fw.version);
     if (!fws.empty()) w.fact("Python", e.interpreter + ": " + join(fws, ", "));
   }
   for (auto& i : f.software.rocm.installs)
-    if (i.active) w.fact("ROCm", i.version.value_or("version unknown") + " (" + i.root + ")");
+    if (i.active) w.fact("ROCm", i.version.value_or("version unknown") + parenthesized(i.root));
   if (auto& n = f.system.container.ngc) w.fact("NGC image", n->framework.value_or("?") + " " + n->version.value_or("?"));
   if (f.kernels) {
     int passed = 0, expected = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "rules/fact_view_parts.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
 
@@ -66,7 +67,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::option
     out.push_back(std::move(es));
     for (auto& fw : e.frameworks) {
       FactMap fm = framework_facts(fw, e, m);
-      const std::string label = fw.name + " " + fw.version + " (" + e.interpreter + ")";
+      const std::string label = fw.name + " " + fw.version + parenthesized(e.interpreter);
       Subject fs{Scope::framework, label, fm};
       merge(fs.facts, em);
       merge(fs.facts, host);

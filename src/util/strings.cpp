@@ -87,4 +87,12 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string parenthesized(std::string_view s) {
+  const bool already = s.size() >= 2 && s.front() == '(' && s.back() == ')';
+  std::string out = already ? " " : " (";
+  out.append(s);
+  if (!already) out += ')';
+  return out;
+}
+
 }  // namespace gpucheck

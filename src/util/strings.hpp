@@ -19,5 +19,7 @@ std::optional<double> parse_double(std::string_view s);
 // sysfs files are text, so anything else means the read went wrong.
 bool is_text(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// " (x)" after a name; " (from report)" stays as it is, not "((from report))".
+std::string parenthesized(std::string_view s);
 
 }  // namespace gpucheck

@@ -33,3 +33,15 @@ TEST_CASE("check --from finds the diagnosis of each real collect_env report's th
   }
   CHECK(diagnosed >= 12);  // a dozen reports, each with its thread's diagnosis
 }
+
+// A report's placeholders are already in parentheses: the text report says
+// "torch 2.1.0+cu121 (from report)", never "((from report))".
+TEST_CASE("check --from names report-only places once", "[reports][cli]") {
+  for (const char* file : {"pt112553-gke-torch2.1.0-partial.txt", "pt124996-v100-bf16-torch2.2.2-partial.txt"}) {
+    INFO(file);
+    auto r = test::run_gpucheck({"--from", test::source_path(std::string("tests/data/reports/collect_env/") + file), "check"});
+    REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+    CHECK_THAT(r.out, Catch::Contains("(from report)"));
+    CHECK_THAT(r.out, !Catch::Contains("((from report))"));
+  }
+}
