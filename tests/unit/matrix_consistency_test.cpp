@@ -95,6 +95,17 @@ TEST_CASE("every compute capability an NGC or framework entry names is a known a
   }
 }
 
+// A GPU whose architecture has no row has no precisions: its kernel checks
+// and --require would judge it from nothing.
+TEST_CASE("every NVIDIA GPU model's compute capability has an architecture row", "[matrix][consistency]") {
+  const auto& m = embedded();
+  for (const auto& g : m.gpus)
+    if (g.compute_capability) {
+      INFO(g.id << " " << g.compute_capability->text());
+      CHECK(find_arch_precisions(m, g.compute_capability->text()) != nullptr);
+    }
+}
+
 TEST_CASE("recommend never states a driver floor below cuda.json's without naming cuda.json's", "[matrix][consistency][cli]") {
   // NGC's release notes often state minor-version compatibility's floor
   // (25.03: 560); cuda.json holds CUDA 12.8.1's own driver (570.124.06).
