@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "parse/dpkg_status.hpp"
 #include "parse/pyvenv_cfg.hpp"
 #include "util/paths.hpp"
 #include "util/strings.hpp"
@@ -230,6 +231,16 @@ std::optional<std::string> version_in_patchlevel(const Host& h, const std::strin
   return std::nullopt;
 }
 
+// Debian's interpreter without its -dev package has no patchlevel.h; its
+// package's version says the same ("3.11.2-6+deb12u6" -> "3.11.2").
+std::optional<std::string> version_in_dpkg(const Host& h, const std::string& xy) {
+  auto status = h.read_file("/var/lib/dpkg/status");
+  if (!status) return std::nullopt;
+  auto pkg = find_installed_package(*status, "python" + xy + "-minimal");
+  if (!pkg || !starts_with(pkg->version, xy + ".")) return std::nullopt;
+  return pkg->version.substr(0, pkg->version.find_first_of("-+~"));
+}
+
 }  // namespace
 
 Result<InterpreterAnswer> sys_path_from_files(const Host& h, const std::string& interpreter) {
@@ -284,7 +295,11 @@ Result<InterpreterAnswer> sys_path_from_files(const Host& h, const std::string& 
   const std::string stdlib = l.prefix + "/lib/python" + l.xy;
   auto rules = site_rules(h, stdlib);
   if (!rules) return rules.problem();
-  if (l.version.empty()) l.version = version_in_patchlevel(h, l.prefix, l.xy).value_or(l.xy);
+  if (l.version.empty()) {
+    auto v = version_in_patchlevel(h, l.prefix, l.xy);
+    if (!v && rules->flavour == SiteRules::debian) v = version_in_dpkg(h, l.xy);
+    l.version = v.value_or(l.xy);
+  }
 
   SysPath sp(h, *rules, l);
   if (auto pp = h.env("PYTHONPATH"); pp && !pp->empty())

@@ -22,7 +22,9 @@ extern const char* const kSysPathQuestion;
 // PYTHONHOME, PYTHONUSERBASE, PYTHONNOUSERSITE. A layout whose rules are not
 // known here (a wrapper script, Python 2, a free-threaded or lib64 build, a
 // distribution's own site.py patches, a relative PYTHONPATH entry) is a
-// Problem saying why: the caller asks the interpreter instead.
+// Problem saying why: the caller asks the interpreter instead. The version is
+// pyvenv.cfg's, else the C headers' patchlevel.h, else (Debian) its
+// package's, else the X.Y of the executable's name.
 Result<InterpreterAnswer> sys_path_from_files(const Host& h, const std::string& interpreter);
 
 }  // namespace gpucheck

@@ -194,3 +194,31 @@ TEST_CASE("sys.path from files: layouts whose rules are not followed are refused
     CHECK_THAT(r.problem().detail, Catch::Contains("working directory"));
   }
 }
+
+// Debian's python3.11 without python3.11-dev: no patchlevel.h, so the full
+// version comes from its package (synthetic tree: a fake ELF, the real
+// Debian site.py where this machine has one, a dpkg stanza).
+TEST_CASE("sys.path from files: Debian's version from its package when the headers are absent", "[python][sys_path]") {
+  const std::string site_py = "/usr/lib/python3.11/site.py";
+  if (!fs::exists(site_py) || gpucheck::test::read_file(site_py).find("dist-packages") == std::string::npos) {
+    WARN("no Debian python3.11 here: skipped");
+    return;
+  }
+  QuietEnv q;
+  const auto root = q.home.path() / "root";
+  write_file(root / "usr/bin/python3.11", std::string("\x7f" "ELF", 4) + std::string(60, '\0'));
+  write_file(root / "usr/lib/python3.11/os.py", "");
+  write_file(root / "usr/lib/python3.11/site.py", gpucheck::test::read_file(site_py));
+  fs::create_directories(root / "usr/lib/python3.11/lib-dynload");
+  fs::create_directories(root / "usr/lib/python3/dist-packages");
+  write_file(root / "var/lib/dpkg/status",
+             "Package: python3.11-minimal\nStatus: install ok installed\nVersion: 3.11.2-6+deb12u6\n\n");
+  write_file(root / ".gpucheck/manifest.json", R"({"format": "gpucheck-snapshot/1", "env": {"HOME": "/root"}})");
+  auto host = open_host(root.string());
+  REQUIRE(host);
+  auto r = sys_path_from_files(**host, "/usr/bin/python3.11");
+  if (!r) FAIL(r.problem().where << ": " << r.problem().detail);
+  CHECK(r->version == "3.11.2");
+  CHECK(r->path == std::vector<std::string>{"/usr/lib/python311.zip", "/usr/lib/python3.11", "/usr/lib/python3.11/lib-dynload",
+                                            "/usr/lib/python3/dist-packages"});
+}
