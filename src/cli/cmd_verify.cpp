@@ -19,8 +19,31 @@ namespace {
 
 struct VerifyArgs {
   std::string lock = "gpucheck.lock";
+  bool lock_given = false;
   std::vector<std::string> fleet;
 };
+
+// `verify --fleet DIR LOCK` reads as the lock after the reports, but
+// --fleet takes every argument after it: a lockfile among its arguments is
+// the lock, unless one was named before it. Reports are JSON; only other
+// files are tried as locks. False (after saying why) when two locks are named.
+bool take_lock_from_fleet(VerifyArgs& a) {
+  namespace fs = std::filesystem;
+  for (auto it = a.fleet.begin(); it != a.fleet.end(); ++it) {
+    std::error_code ec;
+    if (fs::path(*it).extension() == ".json" || !fs::is_regular_file(*it, ec) || !read_lock_file(*it)) continue;
+    if (a.lock_given) {
+      std::cerr << "gpucheck: --fleet " << *it << " is a lockfile, not a report, and the lock is already " << a.lock
+                << ": name one lock (gpucheck verify LOCK --fleet REPORTS…)\n";
+      return false;
+    }
+    a.lock = *it;
+    a.lock_given = true;
+    a.fleet.erase(it);
+    return true;
+  }
+  return true;
+}
 
 LockContext verify_context() {
   // The matrix version is what this binary embeds (or --matrix names, which
@@ -80,7 +103,8 @@ std::vector<FleetNode> verify_reports(const Lock& pinned, const std::vector<std:
   return nodes;
 }
 
-int run_verify(const GlobalOptions& g, const VerifyArgs& a) {
+int run_verify(const GlobalOptions& g, VerifyArgs a) {
+  if (!take_lock_from_fleet(a)) return kExitUsage;
   auto pinned = read_lock_file(a.lock);
   if (!pinned) {
     std::cerr << "gpucheck: " << pinned.problem().where << ": " << pinned.problem().detail << "\n";
@@ -122,12 +146,16 @@ void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       "lock-drift finding. Exit code 0: no drift; 1: a pinned fact breaks its policy; 2: gpucheck could not run "
       "(unreadable or invalid lock, bad arguments).");
   auto a = std::make_shared<VerifyArgs>();
-  cmd->add_option("lock", a->lock, "The lockfile (default gpucheck.lock)")->type_name("FILE");
+  auto* lock = cmd->add_option("lock", a->lock, "The lockfile (default gpucheck.lock)")->type_name("FILE");
   cmd->add_option("--fleet", a->fleet,
                   "Verify these `gpucheck probe --json` reports instead of this host: files, or directories whose "
-                  "*.json files are read; nodes are grouped by the drift they share")
+                  "*.json files are read; nodes are grouped by the drift they share. The lock may come before or "
+                  "after them (a lockfile among them is taken as the lock)")
       ->type_name("DIR_OR_FILE");
-  cmd->callback([&g, &action, a] { action = [&g, a] { return run_verify(g, *a); }; });
+  cmd->callback([&g, &action, a, lock] {
+    a->lock_given = lock->count() > 0;
+    action = [&g, a] { return run_verify(g, *a); };
+  });
 }
 
 }  // namespace gpucheck

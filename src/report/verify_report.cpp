@@ -24,7 +24,7 @@ std::string render_fleet(const std::vector<DriftGroup>& groups, std::size_t tota
     if (g.unreadable) bad += g.nodes.size();
     else if (!g.drifts.empty()) drifted += g.nodes.size();
   }
-  std::string out = "verify: " + std::to_string(total) + " reports against " + lock_name + ": " +
+  std::string out = "verify: " + std::to_string(total) + (total == 1 ? " report" : " reports") + " against " + lock_name + ": " +
                     std::to_string(total - drifted - bad) + " match, " + std::to_string(drifted) + " drifted" +
                     (bad ? ", " + std::to_string(bad) + " unreadable" : "") + "\n";
   for (const auto& g : groups) {

@@ -196,3 +196,25 @@ TEST_CASE("one report a fleet cannot read is listed, the others are still judged
   CHECK_THAT(r.out + r.err, Catch::Contains("node2.json"));
   CHECK_THAT(r.out, Catch::Contains("1 match") && Catch::Contains("1 unreadable"));
 }
+
+// `verify --fleet DIR LOCK`: --fleet takes every argument after it, so the
+// lock named last is found among them rather than gpucheck.lock looked for.
+TEST_CASE("verify --fleet takes the lock before or after the reports, and refuses two", "[cli][fleet]") {
+  TempDir t;
+  const auto lock = t.str() + "/stack.lock";
+  REQUIRE(run_gpucheck({"--root", kH100, "lock", "-o", lock}).exit_code == 0);
+  const auto good = run_gpucheck({"--root", kH100, "probe", "--json"});
+  REQUIRE(good.exit_code == 0);
+  gpucheck::test::write_file(t.path() / "fleet/node1.json", good.out);
+  const auto fleet = (t.path() / "fleet").string();
+  const auto before = run_gpucheck({"verify", lock, "--fleet", fleet});
+  const auto after = run_gpucheck({"verify", "--fleet", fleet, lock});
+  INFO(after.out << after.err);
+  CHECK(before.exit_code == 0);
+  CHECK(after.exit_code == 0);
+  CHECK(after.out == before.out);
+  CHECK_THAT(after.out, Catch::Contains("1 match"));
+  const auto two = run_gpucheck({"verify", lock, "--fleet", fleet, lock});
+  CHECK(two.exit_code == 2);
+  CHECK_THAT(two.err, Catch::Contains("is a lockfile, not a report"));
+}
