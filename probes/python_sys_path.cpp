@@ -177,10 +177,7 @@ class SysPath {
             std::all_of(line.begin(), line.end(), is_space))
           continue;
         const auto d = join_abs(dir, rstrip(line));
-        if (!known_.count(d) && h_.exists(d)) {
-          known_.insert(d);
-          path_.push_back(d);
-        }
+        if (!known_.count(d) && h_.exists(d)) add(d);
       }
     }
   }
