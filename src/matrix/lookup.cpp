@@ -80,6 +80,12 @@ const CudaFamily* find_cuda_family(const Matrix& m, int major) {
   return nullptr;
 }
 
+const DriverBranch* find_driver_branch(const Matrix& m, int branch) {
+  for (const auto& b : m.driver_branches)
+    if (b.branch == branch) return &b;
+  return nullptr;
+}
+
 std::string_view variant_of_version(std::string_view installed_version) {
   const auto plus = installed_version.find('+');
   return plus == std::string_view::npos ? std::string_view{} : installed_version.substr(plus + 1);

@@ -28,6 +28,8 @@ const ArchPrecisions* find_arch_precisions(const Matrix& m, const Version& compu
 const CudaRelease* find_cuda_release(const Matrix& m, std::string_view cuda_version);
 const CudaRelease* find_cuda_release(const Matrix& m, const Version& cuda_version);
 const CudaFamily* find_cuda_family(const Matrix& m, int major);
+// A driver branch by its major version (535); nullptr when the table lacks it.
+const DriverBranch* find_driver_branch(const Matrix& m, int branch);
 
 // The builds of `framework` (compared ignoring case, '_' as '-') for an
 // installed version such as "2.1.0+cu121" and a variant such as "cu121": an

@@ -164,22 +164,12 @@ void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out
   if (nvidia_count > 0) out["visible.out_of_range"] = F::of_list(out_of_range, "CUDA_VISIBLE_DEVICES");
 }
 
-// NVIDIA supports a branch through the month it names: the day after is
-// the first of the next month.
-std::optional<Day> day_after_month(const std::string& year_month) {
-  const auto first = parse_iso_date(year_month.substr(0, 7) + "-01");
-  if (!first) return std::nullopt;
-  const std::chrono::year_month_day ymd{*first};
-  return Day{ymd.year() / ymd.month() / std::chrono::day{1} + std::chrono::months{1}};
-}
-
 void driver_branch_facts(const Matrix& m, std::optional<Day> today, FactMap& out) {
   const auto b = out.find("driver.branch");
   if (b == out.end()) return;
   const int branch = static_cast<int>(b->second.number);
-  const auto entry = std::find_if(m.driver_branches.begin(), m.driver_branches.end(),
-                                  [&](const DriverBranch& d) { return d.branch == branch; });
-  if (entry == m.driver_branches.end()) return;
+  const DriverBranch* entry = find_driver_branch(m, branch);
+  if (!entry) return;
   const std::string src = "matrix: driver branch " + branch_name(branch) + " (" + entry->sources.front() + ")";
   out["driver.branch_kind"] = F::of_text(std::string(to_string(entry->kind)), src);
   if (entry->end_of_life) out["driver.branch_end_of_life"] = F::of_text(*entry->end_of_life, src);

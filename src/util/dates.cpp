@@ -24,6 +24,14 @@ std::string iso_date_text(Day d) {
   return buf;
 }
 
+std::optional<Day> day_after_month(std::string_view year_month) {
+  if (year_month.size() < 7) return std::nullopt;
+  const auto first = parse_iso_date(std::string(year_month.substr(0, 7)) + "-01");
+  if (!first) return std::nullopt;
+  const std::chrono::year_month_day ymd{*first};
+  return Day{ymd.year() / ymd.month() / std::chrono::day{1} + std::chrono::months{1}};
+}
+
 Day today_utc() { return std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()); }
 
 }  // namespace gpucheck

@@ -16,5 +16,8 @@ std::string iso_date_text(Day d);
 // Today in UTC, from the system clock.
 Day today_utc();
 inline int days_between(Day from, Day to) { return static_cast<int>((to - from).count()); }
+// The first day after the month of "YYYY-MM" (or of a "YYYY-MM-DD"): a
+// support that runs through that month ends there; nullopt otherwise.
+std::optional<Day> day_after_month(std::string_view year_month);
 
 }  // namespace gpucheck
