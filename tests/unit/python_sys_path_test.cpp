@@ -4,6 +4,7 @@
 // PYTHONNOUSERSITE, through a symbolic link, and in venvs with and without
 // the system's site-packages. Layouts whose rules are not followed are
 // refused, never guessed.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -219,6 +220,35 @@ TEST_CASE("sys.path from files: Debian's version from its package when the heade
   auto r = sys_path_from_files(**host, "/usr/bin/python3.11");
   if (!r) FAIL(r.problem().where << ": " << r.problem().detail);
   CHECK(r->version == "3.11.2");
+  CHECK(r->path == std::vector<std::string>{"/usr/lib/python311.zip", "/usr/lib/python3.11", "/usr/lib/python3.11/lib-dynload",
+                                            "/usr/lib/python3/dist-packages"});
+}
+
+// Hostile .pth files in a site directory: a FIFO, invalid UTF-8 and NULs,
+// and one past the 1 MiB read bound. None hangs or aborts; no line of them
+// names an existing directory, so sys.path is as without them.
+TEST_CASE("sys.path from files: hostile .pth files are read safely", "[python][sys_path][bad-input]") {
+  const std::string site_py = "/usr/lib/python3.11/site.py";
+  if (!fs::exists(site_py) || gpucheck::test::read_file(site_py).find("dist-packages") == std::string::npos) {
+    WARN("no Debian python3.11 here: skipped");
+    return;
+  }
+  QuietEnv q;
+  const auto root = q.home.path() / "root";
+  write_file(root / "usr/bin/python3.11", std::string("\x7f" "ELF", 4) + std::string(60, '\0'));
+  write_file(root / "usr/lib/python3.11/os.py", "");
+  write_file(root / "usr/lib/python3.11/site.py", gpucheck::test::read_file(site_py));
+  fs::create_directories(root / "usr/lib/python3.11/lib-dynload");
+  const auto site = root / "usr/lib/python3/dist-packages";
+  fs::create_directories(site);
+  REQUIRE(::mkfifo((site / "a-fifo.pth").c_str(), 0600) == 0);
+  write_file(site / "b-bytes.pth", std::string("\xff\xfe\x00/usr\x00\n\xc3\x28..\n", 13));
+  write_file(site / "c-huge.pth", std::string(3u << 20, 'x') + "\n/usr\n");
+  write_file(root / ".gpucheck/manifest.json", R"({"format": "gpucheck-snapshot/1", "env": {"HOME": "/root"}})");
+  auto host = open_host(root.string());
+  REQUIRE(host);
+  auto r = sys_path_from_files(**host, "/usr/bin/python3.11");
+  if (!r) FAIL(r.problem().where << ": " << r.problem().detail);
   CHECK(r->path == std::vector<std::string>{"/usr/lib/python311.zip", "/usr/lib/python3.11", "/usr/lib/python3.11/lib-dynload",
                                             "/usr/lib/python3/dist-packages"});
 }
