@@ -97,6 +97,20 @@ void write_pth_files(const fs::path& site, const fs::path& extra) {
   fs::create_directories(extra / "hidden");
 }
 
+// A synthetic tree of Debian's python3.11 (a fake ELF, the stdlib landmark,
+// the real Debian site.py of this machine, HOME=/root); false where this
+// machine has no Debian python3.11 to copy site.py from.
+bool debian_tree(const fs::path& root) {
+  const std::string site_py = "/usr/lib/python3.11/site.py";
+  if (!fs::exists(site_py) || gpucheck::test::read_file(site_py).find("dist-packages") == std::string::npos) return false;
+  write_file(root / "usr/bin/python3.11", std::string("\x7f" "ELF", 4) + std::string(60, '\0'));
+  write_file(root / "usr/lib/python3.11/os.py", "");
+  write_file(root / "usr/lib/python3.11/site.py", gpucheck::test::read_file(site_py));
+  fs::create_directories(root / "usr/lib/python3.11/lib-dynload");
+  write_file(root / ".gpucheck/manifest.json", R"({"format": "gpucheck-snapshot/1", "env": {"HOME": "/root"}})");
+  return true;
+}
+
 }  // namespace
 
 TEST_CASE("sys.path from files: each interpreter as it is", "[python][sys_path]") {
@@ -200,21 +214,15 @@ TEST_CASE("sys.path from files: layouts whose rules are not followed are refused
 // version comes from its package (synthetic tree: a fake ELF, the real
 // Debian site.py where this machine has one, a dpkg stanza).
 TEST_CASE("sys.path from files: Debian's version from its package when the headers are absent", "[python][sys_path]") {
-  const std::string site_py = "/usr/lib/python3.11/site.py";
-  if (!fs::exists(site_py) || gpucheck::test::read_file(site_py).find("dist-packages") == std::string::npos) {
+  QuietEnv q;
+  const auto root = q.home.path() / "root";
+  if (!debian_tree(root)) {
     WARN("no Debian python3.11 here: skipped");
     return;
   }
-  QuietEnv q;
-  const auto root = q.home.path() / "root";
-  write_file(root / "usr/bin/python3.11", std::string("\x7f" "ELF", 4) + std::string(60, '\0'));
-  write_file(root / "usr/lib/python3.11/os.py", "");
-  write_file(root / "usr/lib/python3.11/site.py", gpucheck::test::read_file(site_py));
-  fs::create_directories(root / "usr/lib/python3.11/lib-dynload");
   fs::create_directories(root / "usr/lib/python3/dist-packages");
   write_file(root / "var/lib/dpkg/status",
              "Package: python3.11-minimal\nStatus: install ok installed\nVersion: 3.11.2-6+deb12u6\n\n");
-  write_file(root / ".gpucheck/manifest.json", R"({"format": "gpucheck-snapshot/1", "env": {"HOME": "/root"}})");
   auto host = open_host(root.string());
   REQUIRE(host);
   auto r = sys_path_from_files(**host, "/usr/bin/python3.11");
@@ -228,23 +236,17 @@ TEST_CASE("sys.path from files: Debian's version from its package when the heade
 // and one past the 1 MiB read bound. None hangs or aborts; no line of them
 // names an existing directory, so sys.path is as without them.
 TEST_CASE("sys.path from files: hostile .pth files are read safely", "[python][sys_path][bad-input]") {
-  const std::string site_py = "/usr/lib/python3.11/site.py";
-  if (!fs::exists(site_py) || gpucheck::test::read_file(site_py).find("dist-packages") == std::string::npos) {
+  QuietEnv q;
+  const auto root = q.home.path() / "root";
+  if (!debian_tree(root)) {
     WARN("no Debian python3.11 here: skipped");
     return;
   }
-  QuietEnv q;
-  const auto root = q.home.path() / "root";
-  write_file(root / "usr/bin/python3.11", std::string("\x7f" "ELF", 4) + std::string(60, '\0'));
-  write_file(root / "usr/lib/python3.11/os.py", "");
-  write_file(root / "usr/lib/python3.11/site.py", gpucheck::test::read_file(site_py));
-  fs::create_directories(root / "usr/lib/python3.11/lib-dynload");
   const auto site = root / "usr/lib/python3/dist-packages";
   fs::create_directories(site);
   REQUIRE(::mkfifo((site / "a-fifo.pth").c_str(), 0600) == 0);
   write_file(site / "b-bytes.pth", std::string("\xff\xfe\x00/usr\x00\n\xc3\x28..\n", 13));
   write_file(site / "c-huge.pth", std::string(3u << 20, 'x') + "\n/usr\n");
-  write_file(root / ".gpucheck/manifest.json", R"({"format": "gpucheck-snapshot/1", "env": {"HOME": "/root"}})");
   auto host = open_host(root.string());
   REQUIRE(host);
   auto r = sys_path_from_files(**host, "/usr/bin/python3.11");
