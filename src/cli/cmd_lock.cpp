@@ -6,6 +6,7 @@
 #include "cli/app.hpp"
 #include "rules/verdict.hpp"
 #include "lock/lockfile.hpp"
+#include "util/files.hpp"
 
 namespace gpucheck {
 

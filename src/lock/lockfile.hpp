@@ -30,10 +30,6 @@ Result<Lock> parse_lock(std::string_view text, std::string_view name);
 // Reads a lock file from disk: unreadable, corrupt or invalid are Problems.
 Result<Lock> read_lock_file(const std::string& path);
 
-// Writes `text` to `path` all at once: a temporary file beside it, fsync,
-// rename. On failure the previous file is untouched. Returns the problem.
-std::optional<Problem> write_file_atomically(const std::string& path, std::string_view text);
-
 // Every difference between the pinned lock and the host's (`found`, from
 // lock_from_facts): a Finding of rule and category "lock-drift", severity
 // error when the field's policy is breached, info when the value moved within

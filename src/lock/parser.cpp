@@ -1,13 +1,11 @@
 // Reading a lock back. Every error names the file and line and says what was
 // expected; a lock that does not parse is never half-used.
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "lock/fields.hpp"
 #include "lock/lockfile.hpp"
+#include "util/files.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -180,20 +178,15 @@ Result<Lock> parse_lock(std::string_view text, std::string_view name) {
 }
 
 Result<Lock> read_lock_file(const std::string& path) {
-  std::error_code dir_ec;
-  if (std::filesystem::is_directory(path, dir_ec))
-    return Problem{Reason::malformed, path, "is a directory, not a lockfile"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    const bool exists = std::filesystem::exists(path, ec);
-    return Problem{exists ? Reason::permission_denied : Reason::absent, path,
-                   exists ? "cannot read the lockfile" : "no such lockfile (write one with `gpucheck lock`)"};
+  // A lock is a few hundred lines; a bound keeps a wrong path (a disk image,
+  // /dev/zero) from being read whole.
+  auto text = read_whole_file(path, 4u << 20, "lockfile");
+  if (!text) {
+    Problem p = text.problem();
+    if (p.reason == Reason::absent) p.detail += " (write one with `gpucheck lock`)";
+    return p;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Problem{Reason::failed, path, "read error"};
-  return parse_lock(ss.str(), path);
+  return parse_lock(*text, path);
 }
 
 }  // namespace gpucheck

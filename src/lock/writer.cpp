@@ -1,13 +1,6 @@
-// The lock's text form and the all-or-nothing write. No column alignment:
-// padding would make one moved version re-indent its neighbours in a diff.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
+// The lock's text form. No column alignment: padding would make one
+// moved version re-indent its neighbours in a diff.
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 
 #include "lock/fields.hpp"
 #include "lock/lockfile.hpp"
@@ -70,58 +63,6 @@ std::string render_lock(const Lock& lock) {
   // makes truncation an error instead of silently unpinned fields.
   out += "\nend\n";
   return out;
-}
-
-std::optional<Problem> write_file_atomically(const std::string& path, std::string_view text) {
-  namespace fs = std::filesystem;
-  // The rename would replace a link itself, not what it points at, and a
-  // lock path that is a link or a device is a mistake (or a trap): refuse.
-  if (struct stat st {}; ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    return Problem{Reason::failed, path,
-                   std::string(S_ISLNK(st.st_mode) ? "is a symbolic link" : S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file") +
-                       "; gpucheck replaces only a regular file (remove it, or write to the file itself)"};
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string name = ".";
-  name += target.filename().string();
-  name += ".tmp-XXXXXX";
-  std::string tmpl = (dir / name).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return Problem{Reason::failed, path, std::string("cannot create a temporary file beside it: ") + std::strerror(errno)};
-  auto fail = [&](const char* what) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(tmpl.c_str());
-    return Problem{Reason::failed, path, std::string(what) + ": " + std::strerror(err)};
-  };
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot write the temporary file");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  // A lockfile is read by code review and launchers: 0644 like any source file.
-  if (::fchmod(fd, 0644) != 0) return fail("cannot set permissions");
-  if (::fsync(fd) != 0) return fail("cannot flush the temporary file to disk");
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    return Problem{Reason::failed, path, std::string("cannot close the temporary file: ") + std::strerror(err)};
-  }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    return Problem{Reason::failed, path, std::string("cannot rename the temporary file into place: ") + std::strerror(err)};
-  }
-  // The rename itself lives in the directory: flush it too, best effort.
-  if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return std::nullopt;
 }
 
 }  // namespace gpucheck

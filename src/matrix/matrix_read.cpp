@@ -1,29 +1,24 @@
 // Reading matrix documents from the filesystem.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "matrix/matrix_document.hpp"
+#include "util/files.hpp"
 
 namespace gpucheck {
 namespace {
 
 namespace fs = std::filesystem;
 
+// Far above any real matrix (the shipped one is ~300 KB): a bound, so a
+// device file or a runaway download given as --matrix cannot fill memory.
+constexpr std::size_t kMaxDocumentBytes = 64u << 20;
+
 Result<MatrixDocument> read_document(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    const bool exists = fs::exists(p, ec);
-    return Problem{exists ? Reason::permission_denied : Reason::absent, p.string(),
-                   exists ? "cannot open the file for reading" : "no such file"};
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Problem{Reason::failed, p.string(), "read error"};
-  return MatrixDocument{p.string(), ss.str()};
+  auto text = read_whole_file(p.string(), kMaxDocumentBytes, "matrix document");
+  if (!text) return text.problem();
+  return MatrixDocument{p.string(), std::move(text).value()};
 }
 
 }  // namespace

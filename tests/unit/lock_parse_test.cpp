@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "lock/lockfile.hpp"
+#include "util/files.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -151,7 +152,7 @@ TEST_CASE("read_lock_file: a missing file and a directory are problems, not cras
   CHECK(bad.problem().where == (tmp.path() / "bad.lock").string() + ":2");
 }
 
-TEST_CASE("write_file_atomically: replaces whole, leaves no temporary, keeps the old file on failure", "[lock][write]") {
+TEST_CASE("write_file_atomically: replaces whole, leaves no temporary, keeps the old file on failure", "[util][write]") {
   TempDir tmp;
   const auto target = tmp.path() / "gpucheck.lock";
   test::write_file(target, "old\n");

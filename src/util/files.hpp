@@ -1,0 +1,24 @@
+// Whole files: read with a size bound and errors that say why, written all
+// or nothing so no reader (a launcher, a textfile collector, the next
+// gpucheck) ever sees half of one.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "util/result.hpp"
+
+namespace gpucheck {
+
+// The file's bytes; absent, permission_denied, a directory, or larger than
+// max_bytes (a file that should be small and is not) are Problems whose
+// where is the path. `what` names the file in the detail ("lockfile").
+Result<std::string> read_whole_file(const std::string& path, std::size_t max_bytes, std::string_view what = "file");
+
+// Writes `text` to `path` all at once: a temporary file beside it, fsync,
+// rename. On failure the previous file is untouched. Returns the problem.
+std::optional<Problem> write_file_atomically(const std::string& path, std::string_view text);
+
+}  // namespace gpucheck
