@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   nlohmann-json3-dev libpugixml-dev libcli11-dev ccache               # build (ccache: used when present)
+  libcurl4-openssl-dev libssl-dev                                     # matrix updates: the download, Ed25519 signatures
+  openssl                                                             # the update tests' keys and test CA
   catch2                                                              # tests (Catch2 v2)
   pciutils                                                            # pci.ids, for device names
   librocm-smi64-1                                                     # ROCm SMI, loaded (never linked) by the ROCm probe's test

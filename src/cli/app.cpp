@@ -16,6 +16,7 @@
 #include "host/own_env.hpp"
 #include "importers/import_report.hpp"
 #include "kernels/run.hpp"
+#include "update/matrix_source.hpp"
 
 namespace gpucheck {
 
@@ -173,13 +174,23 @@ std::vector<std::string> GlobalOptions::matrix_layers() const {
   return out;
 }
 
+Result<Knowledge> load_matrix_in_use(const GlobalOptions& g) {
+  auto base = load_base_knowledge();
+  if (!base) return base;
+  return lay_knowledge(std::move(base).value(), g.matrix_layers());
+}
+
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
-  auto k = load_knowledge(g.matrix_layers());
+  auto k = load_matrix_in_use(g);
   if (!k) {
     const auto& p = k.problem();
     std::cerr << "gpucheck: the matrix is not valid, nothing was judged: " << p.where << ": " << p.detail << "\n";
     return std::nullopt;
   }
+  // A damaged cache is passed over, never silently: the run goes on, on the
+  // matrix named here.
+  if (const Matrix& m = k->matrix; !m.provenance.note.empty())
+    std::cerr << "gpucheck: note: " << m.provenance.note << "; using matrix " << m.version << " (" << m.origin << ")\n";
   return std::move(k).value();
 }
 
@@ -216,10 +227,10 @@ constexpr const char* kAbout =
 // "gpucheck 0.1.0 (commit …)" and the matrix in use, its version and date.
 std::string version_text(const GlobalOptions& g) {
   std::string out = std::string("gpucheck ") + GPUCHECK_VERSION + " (commit " + kGitCommit + ")\n";
-  const auto k = load_knowledge(g.matrix_layers());
+  const auto k = load_matrix_in_use(g);
   if (!k) return out + "matrix: not valid: " + k.problem().where + ": " + k.problem().detail + "\n";
   const Matrix& m = k->matrix;
-  return out + "matrix " + m.version + " (" + m.date + "), " + (m.origin == "embedded" ? "embedded" : "from " + m.origin) + "\n";
+  return out + "matrix " + m.version + " (" + m.date + "), " + (m.origin == "embedded" || m.provenance.source == "cached" ? m.origin : "from " + m.origin) + "\n";
 }
 
 }  // namespace

@@ -54,6 +54,8 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action);
+// update, export, sign, verify: under `matrix` (cmd_matrix_bundle.cpp).
+void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, Action& action);
 void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action);
 
@@ -89,7 +91,11 @@ std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f);
 // Puts the flags (and the --timeout bound) into a request built by kernels::request_for.
 void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::KernelRequest& req);
 
-// The matrix and its rules (--matrix, else embedded), or prints why not (exit code 2).
+// The matrix in use: the embedded one or a newer cached one
+// (update/matrix_source.hpp), with the layers (matrix_layers) laid over it.
+Result<Knowledge> load_matrix_in_use(const GlobalOptions& g);
+// The same, or prints why not (exit code 2); prints a note when a damaged
+// cache was passed over.
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
 
 // The day a run judges the matrix's age on: GPUCHECK_TODAY (YYYY-MM-DD,

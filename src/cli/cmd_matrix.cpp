@@ -1,4 +1,5 @@
-// `gpucheck matrix validate|show|docs`: the compatibility matrix itself.
+// `gpucheck matrix validate|show|docs`: the compatibility matrix itself
+// (update, export, sign and verify: cmd_matrix_bundle.cpp).
 #include <iostream>
 #include <string>
 
@@ -6,8 +7,10 @@
 
 #include "cli/app.hpp"
 #include "matrix/matrix_summary.hpp"
+#include "report/matrix_json.hpp"
 #include "report/rules_doc.hpp"
 #include "rules/matrix_age.hpp"
+#include "util/json_text.hpp"
 
 namespace gpucheck {
 
@@ -76,8 +79,9 @@ int validate(const std::vector<std::string>& paths) {
 }  // namespace
 
 void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
-  auto* cmd = app.add_subcommand("matrix", "The compatibility matrix: validate a matrix file, show the one in use, "
-                                           "or print docs/rules.md from it");
+  auto* cmd = app.add_subcommand("matrix", "The compatibility matrix: show the one in use, update it from a signed "
+                                           "bundle, export, sign and verify bundles for a mirror, validate matrix files, "
+                                           "or print docs/rules.md from it (docs/matrix-updates.md)");
   cmd->require_subcommand(1);
   auto paths = std::make_shared<std::vector<std::string>>();
   auto* v = cmd->add_subcommand("validate",
@@ -87,20 +91,38 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   v->add_option("path", *paths, "Matrix file or directory")->required()->type_name("PATH");
   v->callback([&action, paths] { action = [paths] { return validate(*paths); }; });
 
-  auto* show = cmd->add_subcommand("show", "Which matrix is in use (the built-in one and the layers over it), its version, "
-                                           "date, age and contents, and each table's newest entry");
-  show->callback([&g, &action] {
-    action = [&g] {
+  auto* show = cmd->add_subcommand("show", "Which matrix is in use (built in, cached by `matrix update` or given with "
+                                           "--matrix, and the layers over it), its version, date, age, signing key and "
+                                           "URL, its contents, and each table's newest entry");
+  auto show_json = std::make_shared<bool>(false);
+  show->add_flag("--json", *show_json, "Print it as JSON (the `matrix` object of `check --json`, with age_days and contents)");
+  show->callback([&g, &action, show_json] {
+    action = [&g, show_json] {
       auto k = load_knowledge_or_report(g);
       if (!k) return kExitUsage;
       const auto today = judgement_day_or_report();
       if (!today) return kExitUsage;
       const auto& m = k->matrix;
+      const auto newest = newest_entries(m);
+      if (*show_json) {
+        auto j = matrix_json(m);
+        if (const auto days = matrix_age_days(m, *today)) j["age_days"] = *days;
+        j["contents"] = contents(*k);
+        for (const auto& t : newest) j["newest"][t.table] = t.newest;
+        std::cout << dump_json(j, 2) << "\n";
+        return kExitOk;
+      }
+      const auto& p = m.provenance;
       std::cout << "matrix   " << m.version << " (" << m.date << ")" << age_text(m, *today) << "\n"
-                << "origin   " << m.origin << "\n"
-                << "contents " << contents(*k) << "\n"
+                << "origin   " << m.origin << "\n";
+      if (p.source == "cached")
+        std::cout << "bundle   " << p.path << "\n"
+                  << "from     " << p.url << ", " << p.fetched << "\n"
+                  << "signed   by key " << p.signed_by << "\n";
+      if (!p.note.empty()) std::cout << "note     " << p.note << "\n";
+      std::cout << "contents " << contents(*k) << "\n"
                 << "newest\n";
-      for (const auto& t : newest_entries(m)) {
+      for (const auto& t : newest) {
         std::string line = "  " + t.table + ":";
         line.resize(std::max<std::size_t>(line.size() + 1, 21), ' ');
         for (std::size_t i = 0; i < t.newest.size(); ++i) line += (i ? ", " : "") + t.newest[i];
@@ -109,6 +131,8 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       return kExitOk;
     };
   });
+
+  add_matrix_bundle_commands(cmd, g, action);
 
   auto* docs = cmd->add_subcommand("docs", "Print the rules, categories and facts as Markdown (docs/rules.md)");
   docs->callback([&g, &action] {

@@ -3,6 +3,7 @@
 
 #include "cli/app.hpp"
 #include "report/advice_report.hpp"
+#include "report/matrix_json.hpp"
 #include "util/json_text.hpp"
 
 namespace gpucheck {
@@ -26,7 +27,7 @@ void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action
         nlohmann::ordered_json j;
         j["schema"] = "gpucheck.recommend/1";
         j["gpucheck_version"] = GPUCHECK_VERSION;
-        j["matrix"] = {{"version", knowledge->matrix.version}, {"origin", knowledge->matrix.origin}};
+        j["matrix"] = matrix_json(knowledge->matrix);
         j["source"] = origin;
         j["recommendations"] = recommendations_json(rec);
         std::cout << dump_json(j, 2) << "\n";

@@ -122,10 +122,22 @@ struct DriverBranch {
   std::vector<std::string> sources;
 };
 
+// Where the matrix in use came from, for `matrix show` and the reports
+// (docs/matrix-updates.md).
+struct MatrixProvenance {
+  std::string source = "embedded";  // "embedded", "cached" (gpucheck matrix update), "given" (a whole --matrix)
+  std::string path;                 // cached: the bundle file; given: the path named
+  std::string url;                  // cached: where it was downloaded from
+  std::string fetched;              // cached: when, "2026-12-02T03:10:44Z"
+  std::string signed_by;            // cached: the key's id and where it is trusted from
+  std::string note;                 // why a cached matrix was passed over, when one was
+};
+
 struct Matrix {
   std::string version;  // "2026.11.1"
   std::string date;     // "2026-11-29"
-  std::string origin;   // "embedded" or the path it was read from
+  std::string origin;   // "embedded", a path, "embedded + layer.json", "cached 2026.12.9 + …"
+  MatrixProvenance provenance;
   std::vector<GpuModel> gpus;
   std::vector<ArchPrecisions> arch_precisions;
   std::vector<CudaRelease> cuda_releases;

@@ -14,9 +14,10 @@ namespace gpucheck {
 struct MatrixDocument {
   std::string name;  // the file path, or "embedded:matrix/gpus.json"
   std::string text;
-  // The embedded ones: validated strictly when gpucheck was built
-  // (CMakeLists.txt), so they are read without the duplicate-key check.
-  bool validated_at_build = false;
+  // Validated strictly before (the embedded ones when gpucheck was built,
+  // CMakeLists.txt; a cached bundle when it was installed), so read
+  // without the duplicate-key check.
+  bool validated = false;
 };
 
 // Every matrix/**/*.json of the source tree as it was at build time, in

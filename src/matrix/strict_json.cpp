@@ -144,12 +144,12 @@ std::vector<ParsedDocument> parse_documents(const std::vector<MatrixDocument>& d
   std::vector<ParsedDocument> out;
   out.reserve(docs.size());
   for (const auto& d : docs) {
-    if (!d.validated_at_build) {
+    if (!d.validated) {
       out.push_back({d.name, parse_strict_json(d.text, d.name)});
       continue;
     }
     auto j = json::parse(d.text, nullptr, false);
-    if (j.is_discarded()) out.push_back({d.name, Problem{Reason::malformed, d.name, "invalid JSON (the build validated it: a damaged binary?)"}});
+    if (j.is_discarded()) out.push_back({d.name, Problem{Reason::malformed, d.name, "invalid JSON (it was valid when checked: damaged since?)"}});
     else out.push_back({d.name, std::move(j)});
   }
   return out;

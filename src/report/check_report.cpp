@@ -3,6 +3,7 @@
 #include <map>
 
 #include "facts/facts_json.hpp"
+#include "report/matrix_json.hpp"
 #include "report/text_writer.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
@@ -152,7 +153,7 @@ std::string render_check_json(const CheckReport& r, const ReportOptions& o) {
   nlohmann::ordered_json j;
   j["schema"] = kCheckSchema;
   j["gpucheck_version"] = o.version;
-  j["matrix"] = {{"version", r.matrix.version}, {"date", r.matrix.date}, {"origin", r.matrix.origin}};
+  j["matrix"] = matrix_json(r.matrix);
   j["source"] = r.source;
   j["verdict"] = r.failed ? "fail" : "pass";
   j["strict"] = r.strict;

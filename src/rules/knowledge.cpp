@@ -5,17 +5,14 @@
 #include "matrix/strict_json.hpp"
 
 namespace gpucheck {
-namespace {
 
-Problem first_of(const KnowledgeCheck& checked, const std::string& path) {
+Problem first_problem(const KnowledgeCheck& checked, const std::string& path) {
   Problem p = checked.problems.front();
   if (checked.problems.size() > 1)
     p.detail += " (and " + std::to_string(checked.problems.size() - 1) + " more: gpucheck matrix validate " +
                 (path.empty() ? std::string("lists them") : path) + ")";
   return p;
 }
-
-}  // namespace
 
 KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRole role) {
   KnowledgeCheck out;
@@ -30,20 +27,26 @@ KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRo
 
 bool is_whole_matrix(const Knowledge& k) { return !k.matrix.version.empty(); }
 
-Result<Knowledge> load_knowledge(const std::vector<std::string>& layers) {
+Result<Knowledge> load_embedded_knowledge() {
   auto base = check_knowledge(embedded_compatibility_documents());
-  if (!base.knowledge) return first_of(base, "");
-  Knowledge k = std::move(*base.knowledge);
-  k.matrix.origin = "embedded";
+  if (!base.knowledge) return first_problem(base, "");
+  base.knowledge->matrix.origin = "embedded";
+  return std::move(*base.knowledge);
+}
+
+Result<Knowledge> lay_knowledge(Knowledge k, const std::vector<std::string>& layers) {
   for (const auto& path : layers) {
     auto docs = read_matrix_documents(path);
     if (!docs) return docs.problem();
     auto checked = check_knowledge(*docs, MatrixRole::layer);
-    if (!checked.knowledge) return first_of(checked, path);
+    if (!checked.knowledge) return first_problem(checked, path);
     Knowledge& layer = *checked.knowledge;
     if (is_whole_matrix(layer)) {
       k = std::move(layer);
       k.matrix.origin = path;
+      k.matrix.provenance = MatrixProvenance{};
+      k.matrix.provenance.source = "given";
+      k.matrix.provenance.path = path;
       continue;
     }
     lay_over(k.matrix, std::move(layer.matrix));
@@ -51,6 +54,12 @@ Result<Knowledge> load_knowledge(const std::vector<std::string>& layers) {
     k.matrix.origin += " + " + path;
   }
   return k;
+}
+
+Result<Knowledge> load_knowledge(const std::vector<std::string>& layers) {
+  auto base = load_embedded_knowledge();
+  if (!base) return base;
+  return lay_knowledge(std::move(base).value(), layers);
 }
 
 Result<Knowledge> load_knowledge(const std::string& path) {

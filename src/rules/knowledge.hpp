@@ -27,6 +27,10 @@ struct KnowledgeCheck {
 };
 KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRole role = MatrixRole::complete);
 
+// The first problem; its detail says how many more `gpucheck matrix
+// validate PATH` would list (PATH "": the embedded matrix).
+Problem first_problem(const KnowledgeCheck& checked, const std::string& path);
+
 // Documents that carry a version and date: a matrix of their own, not a layer.
 bool is_whole_matrix(const Knowledge& k);
 
@@ -37,6 +41,10 @@ bool is_whole_matrix(const Knowledge& k);
 // is the first one found; its detail says how many more `gpucheck matrix
 // validate` would list.
 Result<Knowledge> load_knowledge(const std::vector<std::string>& layers);
+// The embedded matrix alone, and `layers` laid over a given base (the
+// embedded matrix, or a newer one from the cache: update/matrix_source.hpp).
+Result<Knowledge> load_embedded_knowledge();
+Result<Knowledge> lay_knowledge(Knowledge base, const std::vector<std::string>& layers);
 // One layer, or "" for the embedded matrix alone.
 Result<Knowledge> load_knowledge(const std::string& path);
 

@@ -32,6 +32,9 @@
 #include "parse/rocm_files.hpp"
 #include "parse/sys_path_answer.hpp"
 #include "report/reports.hpp"
+#include "update/bundle.hpp"
+#include "update/matrix_cache.hpp"
+#include "update/signing.hpp"
 #include "util/version.hpp"
 
 namespace gpucheck::fuzz {
@@ -58,6 +61,20 @@ void matrix(std::string_view in) { (void)parse_matrix({MatrixDocument{"fuzz.json
 void elf(std::string_view in) { (void)parse_elf_dynamic(in, "fuzz"); }
 
 void ld_cache(std::string_view in) { (void)parse_ld_cache(in); }
+
+// What `matrix update` and every start read of a download or a cache: the
+// first byte picks the reader.
+void update(std::string_view in) {
+  if (in.empty()) return;
+  const auto which = static_cast<unsigned char>(in[0]);
+  in.remove_prefix(1);
+  switch (which % 4) {
+    case 0: (void)parse_signature_text(in, "fuzz.sig"); break;
+    case 1: (void)read_public_key_pem(in, "fuzz.pem"); break;
+    case 2: (void)parse_cache_record(in, "current.json"); break;
+    case 3: (void)read_bundle(in, "fuzz.json"); break;
+  }
+}
 
 // The small readers of /proc, /sys and package files: the first byte picks
 // one, the rest is its input, so one corpus grows for all of them.
@@ -122,6 +139,7 @@ const std::vector<Target>& targets() {
       {"matrix", matrix, "matrix;tests/data/matrix-broken;tests/data/matrix-broken-rules"},
       {"elf", elf, "/bin/true;/usr/lib/x86_64-linux-gnu/libz.so.1;/usr/lib/x86_64-linux-gnu/libdl.so.2"},
       {"ld_cache", ld_cache, "/etc/ld.so.cache"},
+      {"update", update, "packaging/keys;tests/data/update"},
       {"probe_files", probe_files, "tests/data/proc;tests/data/python;tests/data/rocm;tests/data/kmsg"},
   };
   return all;

@@ -17,5 +17,8 @@ int main(int argc, char** argv) {
   // no golden file or finding count changes with the calendar; the age
   // tests set their own day.
   ::setenv("GPUCHECK_TODAY", "2026-12-02", 0);
+  // Nor with what `gpucheck matrix update` left in this machine's caches:
+  // the suite judges by the embedded matrix unless a test names a cache.
+  ::setenv("GPUCHECK_CACHE_DIR", "/nonexistent/gpucheck-test-cache", 0);
   return Catch::Session().run(argc, argv);
 }

@@ -241,7 +241,7 @@ TEST_CASE("matrix: the embedded documents are the source tree's matrix/ files", 
   bool has_header = false;
   for (const auto& d : docs) {
     CHECK(d.name.rfind("embedded:matrix/", 0) == 0);
-    CHECK(d.validated_at_build);  // read without the duplicate-key check
+    CHECK(d.validated);  // read without the duplicate-key check
     if (d.name == "embedded:matrix/matrix.json") {
       has_header = true;
       CHECK(d.text == test::read_file(source_path("matrix/matrix.json")));
@@ -253,7 +253,7 @@ TEST_CASE("matrix: the embedded documents are the source tree's matrix/ files", 
 TEST_CASE("matrix: the embedded matrix parses", "[matrix][embedded]") {
   // As the build validates it: strictly, duplicate keys refused.
   auto strict = embedded_matrix_documents();
-  for (auto& d : strict) d.validated_at_build = false;
+  for (auto& d : strict) d.validated = false;
   CHECK(check_matrix(strict).problems.empty());
   const auto check = check_matrix(embedded_matrix_documents());
   for (const auto& p : check.problems) UNSCOPED_INFO(p.where << ": " << p.detail);
