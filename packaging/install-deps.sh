@@ -13,6 +13,7 @@ packages=(
   librocm-smi64-1                                                     # ROCm SMI, loaded (never linked) by the ROCm probe's test
   python3 python3-torch python3-venv                                  # the deep probe's test, the gate's venv, the collect_env benchmark
   clang libclang-rt-14-dev                                            # the fuzz targets (clang 14 and its libFuzzer, tests/fuzz)
+  prometheus                                                          # promtool, which checks --format prometheus (tests/formats)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "cli/app.hpp"
+#include "cli/report_output.hpp"
 #include "kernels/run.hpp"
 #include "report/check_report.hpp"
 #include "rules/verdict.hpp"
@@ -14,7 +15,8 @@ namespace gpucheck {
 namespace {
 
 struct CheckFlags {
-  bool json = false, strict = false, deep = false, kernels = false;
+  bool strict = false, deep = false, kernels = false;
+  OutputFlags output;  // --format, --json, --output
   KernelFlags kernel;  // --precision, --step-timeout, --duration: how --kernels runs them
   std::vector<std::string> pythons;
   std::vector<std::string> require;
@@ -42,7 +44,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       "then a summary of the stack. Exit code 0: no error (and no warning under --strict); 1: findings that fail; "
       "2: gpucheck could not run. What a bare `gpucheck` runs.");
   auto f = std::make_shared<CheckFlags>();
-  cmd->add_flag("--json", f->json, "Print the verdict as JSON (schema: docs/check-output.md), facts included");
+  add_output_options(cmd, f->output, "the verdict, findings and facts: docs/check-output.md");
   cmd->add_flag("--strict", f->strict, "Warnings fail too (exit code 1)");
   cmd->add_option("--require", f->require,
                   "Precisions the job needs, comma-separated: " + join(precision_names(), ", ") +
@@ -98,8 +100,11 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       const Verdict v = judge(*facts, *knowledge, req, today);
       const bool failed = v.fails(f->strict);
       CheckReport r{*facts, v.findings, knowledge->matrix, f->strict, failed, origin};
-      ReportOptions o{g.use_color() && !f->json, GPUCHECK_VERSION};
-      std::cout << (f->json ? render_check_json(r, o) : render_check_text(r, o));
+      RunReport run{"check", GPUCHECK_VERSION, origin, &*facts, &knowledge->matrix, today, run_time(), f->strict, failed, v.findings, {}};
+      if (facts->kernels) run.checks = kernel_outcomes(*facts->kernels);
+      const CommandRenderers renderers{[&](bool colour) { return render_check_text(r, ReportOptions{colour, GPUCHECK_VERSION}); },
+                                       [&] { return render_check_json(r, ReportOptions{false, GPUCHECK_VERSION}); }};
+      if (!emit_report(f->output, g, run, renderers)) return kExitUsage;
       return failed ? kExitFindings : kExitOk;
     };
   });

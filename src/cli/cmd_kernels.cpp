@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
+#include "cli/report_output.hpp"
 #include "kernels/run.hpp"
 #include "report/kernels_report.hpp"
 #include "util/json_text.hpp"
@@ -19,27 +20,32 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       "driver's JIT take them, are the results right against a CPU reference, how fast against the datasheet; plus "
       "memory and PCIe bandwidth. Each GPU runs in a watched child process. Exit code 0 all expected checks passed, "
       "1 one did not, 2 the checks could not run.");
-  auto json = std::make_shared<bool>(false);
+  auto output = std::make_shared<OutputFlags>();
   auto flags = std::make_shared<KernelFlags>();
-  cmd->add_flag("--json", *json, "Print the results as JSON (fields: docs/kernels.md)");
+  add_output_options(cmd, *output, "the results, fields: docs/kernels.md");
   add_kernel_options(cmd, *flags);
-  cmd->callback([&g, &action, json, flags] {
-    action = [&g, json, flags] {
+  cmd->callback([&g, &action, output, flags] {
+    action = [&g, output, flags] {
       if (!live_only(g, "kernel checks run")) return kExitUsage;
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
+      const auto today = judgement_day_or_report();  // the matrix's age, for --format prometheus
+      if (!today) return kExitUsage;
       auto facts = acquire_facts(g, g.probe_options());
       if (!facts) return kExitUsage;
       kernels::KernelRequest req = kernels::request_for(*facts, &knowledge->matrix);
       apply_kernel_flags(*flags, g, req);
-      const KernelFacts result = kernels::run_kernel_checks(req);
-      if (*json) {
-        nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};
-        std::cout << dump_json(j, 2) << "\n";
-      } else {
-        std::cout << render_kernels_text(result);
-      }
-      return kernels::kernels_exit_code(result);
+      facts->kernels = kernels::run_kernel_checks(req);
+      const KernelFacts& result = *facts->kernels;
+      const int code = kernels::kernels_exit_code(result);
+      RunReport run{"kernels", GPUCHECK_VERSION, "this host", &*facts, &knowledge->matrix, today, run_time(),
+                    false, code != kExitOk, {}, kernel_outcomes(result)};
+      const CommandRenderers renderers{[&](bool) { return render_kernels_text(result); }, [&] {
+                                         nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};
+                                         return dump_json(j, 2) + "\n";
+                                       }};
+      if (!emit_report(*output, g, run, renderers)) return kExitUsage;
+      return code;
     };
   });
 }

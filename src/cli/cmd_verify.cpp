@@ -7,10 +7,13 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "cli/report_output.hpp"
 #include "importers/import_report.hpp"
 #include "lock/fleet.hpp"
 #include "lock/lockfile.hpp"
+#include "report/check_report.hpp"
 #include "report/verify_report.hpp"
+#include "util/json_text.hpp"
 #include "util/parallel.hpp"
 
 namespace gpucheck {
@@ -21,6 +24,7 @@ struct VerifyArgs {
   std::string lock = "gpucheck.lock";
   bool lock_given = false;
   std::vector<std::string> fleet;
+  OutputFlags output;  // --format, --json, --output
 };
 
 // `verify --fleet DIR LOCK` reads as the lock after the reports, but
@@ -45,15 +49,32 @@ bool take_lock_from_fleet(VerifyArgs& a) {
   return true;
 }
 
+// The matrix this binary embeds (verify takes no --matrix); null when it
+// does not load. Read once: a fleet run asks for it per node.
+const Knowledge* embedded_knowledge() {
+  static const std::optional<Knowledge> k = [] {
+    auto loaded = load_knowledge("");
+    return loaded ? std::optional<Knowledge>(std::move(loaded).value()) : std::nullopt;
+  }();
+  return k ? &*k : nullptr;
+}
+
 LockContext verify_context() {
-  // The matrix version is what this binary embeds (or --matrix names, which
-  // verify does not take); the verdict is `check`'s business, not drift.
-  // Read once: a fleet run asks for it per node.
+  // The matrix version is what this binary embeds; the verdict is `check`'s
+  // business, not drift.
   static const LockContext ctx = [] {
-    auto k = load_knowledge("");
+    const Knowledge* k = embedded_knowledge();
     return LockContext{GPUCHECK_VERSION, k ? std::optional<std::string>(k->matrix.version) : std::nullopt, std::nullopt};
   }();
   return ctx;
+}
+
+// verify's JSON (docs/output-formats.md): the lock, the verdict, each drift as a finding.
+std::string render_verify_json(const std::string& lock, const std::string& source, const std::vector<Finding>& findings) {
+  nlohmann::ordered_json j{{"schema", "gpucheck.verify/1"}, {"gpucheck_version", GPUCHECK_VERSION}, {"lock", lock}, {"source", source},
+                           {"verdict", has_errors(findings) ? "fail" : "pass"}, {"findings", nlohmann::ordered_json::array()}};
+  for (const auto& f : findings) j["findings"].push_back(finding_json(f));
+  return dump_json(j, 2) + "\n";
 }
 
 std::vector<std::string> report_files(const std::vector<std::string>& args, std::vector<std::string>& missing) {
@@ -111,11 +132,24 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
     return kExitUsage;
   }
   if (a.fleet.empty()) {
-    auto facts = acquire_facts(g, g.probe_options());
+    const auto today = judgement_day_or_report();  // the matrix's age, for --format prometheus
+    if (!today) return kExitUsage;
+    std::string origin;
+    auto facts = acquire_facts(g, g.probe_options(), &origin);
     if (!facts) return kExitUsage;
     const auto findings = compare_lock(*pinned, lock_from_facts(*facts, verify_context()));
-    std::cout << render_verify(a.lock, findings);
-    return has_errors(findings) ? kExitFindings : kExitOk;
+    const bool failed = has_errors(findings);
+    const Knowledge* k = embedded_knowledge();
+    const RunReport run{"verify", GPUCHECK_VERSION, origin + " against " + a.lock, &*facts, k ? &k->matrix : nullptr, today,
+                        run_time(), false, failed, findings, {}};
+    const CommandRenderers renderers{[&](bool) { return render_verify(a.lock, findings); },
+                                     [&] { return render_verify_json(a.lock, origin, findings); }};
+    if (!emit_report(a.output, g, run, renderers)) return kExitUsage;
+    return failed ? kExitFindings : kExitOk;
+  }
+  if (a.output.json || a.output.format != "text" || !a.output.output.empty()) {
+    std::cerr << "gpucheck: verify --fleet prints text to standard output only; --format, --json and --output are for one host\n";
+    return kExitUsage;
   }
   std::vector<std::string> missing;
   const auto files = report_files(a.fleet, missing);
@@ -152,6 +186,7 @@ void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action) {
                   "*.json files are read; nodes are grouped by the drift they share. The lock may come before or "
                   "after them (a lockfile among them is taken as the lock)")
       ->type_name("DIR_OR_FILE");
+  add_output_options(cmd, a->output, "the lock, the verdict and each drift: docs/output-formats.md");
   cmd->callback([&g, &action, a, lock] {
     a->lock_given = lock->count() > 0;
     action = [&g, a] { return run_verify(g, *a); };

@@ -36,9 +36,26 @@ void finding_lines(std::ostringstream& out, const Style& s, const Finding& f, co
   out << in << "    " << s.dim("rule:     " + f.rule) << "\n";
 }
 
-// The stack in a few lines: what a person checks first.
+// The stack in a few lines (check_report.hpp).
 void summary(Writer& w, const Facts& f) {
   w.section("Stack");
+  for (const auto& [label, value] : stack_summary(f)) w.fact(label, value);
+}
+
+// What hung or was not started for --timeout: a launcher's log should name
+// it without a second run.
+std::vector<const Note*> timed_out_notes(const Facts& f) {
+  std::vector<const Note*> out;
+  for (auto& n : f.notes)
+    if (n.problem.reason == Reason::timed_out) out.push_back(&n);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  auto fact = [&rows](std::string label, std::string value) { rows.emplace_back(std::move(label), std::move(value)); };
   std::map<std::string, int> models;
   std::vector<std::string> order;
   auto add = [&](const std::string& m) {
@@ -61,22 +78,22 @@ void summary(Writer& w, const Facts& f) {
     }
   std::string gpus;
   for (auto& m : order) gpus += (gpus.empty() ? "" : ", ") + std::to_string(models[m]) + " × " + m;
-  w.fact("GPUs", gpus.empty() ? "none found" : gpus);
+  fact("GPUs", gpus.empty() ? "none found" : gpus);
   std::string driver = f.nvidia_driver.kernel_module.version.value_or(
       f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version : "none found");
   if (f.cuda && f.cuda->driver_version) driver += ", CUDA " + *f.cuda->driver_version;
   else if (f.nvidia_smi && f.nvidia_smi->cuda_version) driver += ", CUDA " + *f.nvidia_smi->cuda_version;
-  w.fact("NVIDIA driver", driver);
+  fact("NVIDIA driver", driver);
   for (auto& t : f.software.toolkits)
-    if (t.active) w.fact("CUDA toolkit", t.version.value_or("version unknown") + parenthesized(t.root));
+    if (t.active) fact("CUDA toolkit", t.version.value_or("version unknown") + parenthesized(t.root));
   for (auto& e : f.software.python) {
     std::vector<std::string> fws;
     for (auto& fw : e.frameworks) fws.push_back(fw.name + " " + fw.version);
-    if (!fws.empty()) w.fact("Python", e.interpreter + ": " + join(fws, ", "));
+    if (!fws.empty()) fact("Python", e.interpreter + ": " + join(fws, ", "));
   }
   for (auto& i : f.software.rocm.installs)
-    if (i.active) w.fact("ROCm", i.version.value_or("version unknown") + parenthesized(i.root));
-  if (auto& n = f.system.container.ngc) w.fact("NGC image", n->framework.value_or("?") + " " + n->version.value_or("?"));
+    if (i.active) fact("ROCm", i.version.value_or("version unknown") + parenthesized(i.root));
+  if (auto& n = f.system.container.ngc) fact("NGC image", n->framework.value_or("?") + " " + n->version.value_or("?"));
   if (f.kernels) {
     int passed = 0, expected = 0;
     for (auto& g : f.kernels->gpus)
@@ -85,24 +102,13 @@ void summary(Writer& w, const Facts& f) {
           ++expected;
           if (c.status == StepStatus::passed) ++passed;
         }
-    w.fact("Kernel checks", f.kernels->error ? "could not run: " + *f.kernels->error
-                                             : std::to_string(passed) + " of " + std::to_string(expected) +
-                                                   " checks run passed on " + std::to_string(f.kernels->gpus.size()) +
-                                                   " GPU(s) (details: gpucheck kernels)");
+    fact("Kernel checks", f.kernels->error ? "could not run: " + *f.kernels->error
+                                           : std::to_string(passed) + " of " + std::to_string(expected) +
+                                                 " checks run passed on " + std::to_string(f.kernels->gpus.size()) +
+                                                 " GPU(s) (details: gpucheck kernels)");
   }
+  return rows;
 }
-
-
-// What hung or was not started for --timeout: a launcher's log should name
-// it without a second run.
-std::vector<const Note*> timed_out_notes(const Facts& f) {
-  std::vector<const Note*> out;
-  for (auto& n : f.notes)
-    if (n.problem.reason == Reason::timed_out) out.push_back(&n);
-  return out;
-}
-
-}  // namespace
 
 nlohmann::ordered_json finding_json(const Finding& f) {
   nlohmann::ordered_json j;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "facts/facts.hpp"
@@ -24,6 +25,10 @@ struct CheckReport {
   bool failed = false;  // the verdict: exit code 1
   std::string source;   // "this host", "--root DIR", "--from FILE (PyTorch collect_env)"
 };
+
+// The stack in a few lines, as (label, value): what a person checks first
+// (the text report's Stack section, the Markdown report's).
+std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f);
 
 std::string render_check_text(const CheckReport& r, const ReportOptions& o);
 std::string render_check_json(const CheckReport& r, const ReportOptions& o);
