@@ -29,6 +29,9 @@ cmake --build --preset release -j "$jobs"
 # The tests that run the gpucheck binary ([cli]), here on the release build.
 GPUCHECK_TEST_BINARY="$PWD/build/release/gpucheck" ./build/asan/tests/gpucheck_tests "[cli]"
 ./build/release/gpucheck --version
+# The .deb users install: built, installed with dpkg, run, removed.
+(cd build/release && cpack -G DEB >/dev/null)
+./packaging/test-deb.sh build/release/packages/gpucheck_*_amd64.deb
 
 echo "== fuzz: every reader of untrusted bytes, 10 s each (docs/robustness.md)"
 fuzz_start=$SECONDS

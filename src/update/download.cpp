@@ -72,9 +72,13 @@ Result<Download> download(const DownloadRequest& request) {
   const long timeout_ms = static_cast<long>(std::max<std::chrono::milliseconds::rep>(1, request.timeout.count()));
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http,file");
-  // A server may send us elsewhere on the web, never onto this machine's files.
-  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https,http");
+  // A server may send us elsewhere on the web, never onto this machine's
+  // files; a libcurl too old to be told so (before 7.85, as in Ubuntu 22.04)
+  // is not used at all rather than used unrestricted.
+  if (curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http,file") != CURLE_OK ||
+      curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https,http") != CURLE_OK)
+    return Problem{Reason::failed, url,
+                   std::string("this libcurl (") + curl_version() + ") cannot restrict protocols; matrix updates need libcurl 7.85 or newer"};
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
