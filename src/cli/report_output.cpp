@@ -13,7 +13,7 @@
 namespace gpucheck {
 
 const std::vector<std::string>& output_format_names() {
-  static const std::vector<std::string> names{"text", "json", "junit", "prometheus", "nfd", "markdown"};
+  static const std::vector<std::string> names{"text", "json", "junit", "prometheus", "nfd", "markdown", "oneline"};
   return names;
 }
 
@@ -43,7 +43,8 @@ bool emit_report(const OutputFlags& f, const GlobalOptions& g, const RunReport& 
   else if (format == "junit") text = render_junit(r);
   else if (format == "prometheus") text = render_prometheus(r);
   else if (format == "nfd") text = render_nfd(r);
-  else text = render_markdown(r);
+  else if (format == "markdown") text = render_markdown(r);
+  else text = render_oneline(r);
   if (!to_file) {
     std::cout << text;
     return true;

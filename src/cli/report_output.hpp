@@ -15,7 +15,7 @@ namespace gpucheck {
 
 struct GlobalOptions;
 
-// text, json, junit, prometheus, nfd, markdown (docs/output-formats.md).
+// text, json, junit, prometheus, nfd, markdown, oneline (docs/output-formats.md).
 const std::vector<std::string>& output_format_names();
 
 struct OutputFlags {

@@ -22,5 +22,8 @@ std::string render_nfd(const RunReport& r);
 // A ticket's body: a heading with the verdict, a table of findings, the
 // checks that did not pass, and the stack.
 std::string render_markdown(const RunReport& r);
+// One line: "PASS", or "FAIL: " and the first failing finding's title
+// (and how many more), for Slurm's drain reason or a termination message.
+std::string render_oneline(const RunReport& r);
 
 }  // namespace gpucheck

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kFormats{"junit", "prometheus", "nfd", "markdown"};
+const std::vector<std::string> kFormats{"junit", "prometheus", "nfd", "markdown", "oneline"};
 
 CommandResult in_source_dir(const std::vector<std::string>& args) {
   return gpucheck::test::run_gpucheck_with({"GPUCHECK_TODAY=2026-12-02"}, GPUCHECK_SOURCE_DIR, args);
