@@ -23,7 +23,7 @@ install(FILES README.md DESTINATION ${GPUCHECK_DOC_DIR})
 install(FILES LICENSE DESTINATION ${GPUCHECK_DOC_DIR} RENAME copyright)
 install(DIRECTORY docs/ DESTINATION ${GPUCHECK_DOC_DIR}/docs FILES_MATCHING PATTERN "*.md")
 # Launcher integrations, as examples: a node's operator copies and adapts them.
-foreach(dir systemd slurm kubernetes)
+foreach(dir systemd slurm kubernetes launchers)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/packaging/${dir})
     install(DIRECTORY packaging/${dir} DESTINATION ${GPUCHECK_DOC_DIR}/examples)
   endif()

@@ -9,6 +9,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev                                     # matrix updates: the download, Ed25519 signatures
   openssl                                                             # the update tests' keys and test CA
   zsh fish groff-base                                                 # the completions' and the man page's tests
+  slurmctld slurmd slurm-client munge                                 # the Slurm prolog's test (a real single-node Slurm)
   catch2                                                              # tests (Catch2 v2)
   pciutils                                                            # pci.ids, for device names
   librocm-smi64-1                                                     # ROCm SMI, loaded (never linked) by the ROCm probe's test
