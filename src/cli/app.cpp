@@ -280,6 +280,7 @@ int run_app(int argc, char** argv) {
   add_kernels_command(app, g, action);
   add_lock_command(app, g, action);
   add_verify_command(app, g, action);
+  add_fleet_command(app, g, action);
 
   try {
     app.parse(argc, argv);

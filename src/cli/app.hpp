@@ -58,6 +58,7 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, Action& action);
 void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_fleet_command(CLI::App& app, const GlobalOptions& g, Action& action);
 
 // Opens --root, or prints why it cannot and returns nullptr.
 std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "report/run_report.hpp"
 
@@ -22,5 +23,8 @@ std::string render_nfd(const RunReport& r);
 // A ticket's body: a heading with the verdict, a table of findings, the
 // checks that did not pass, and the stack.
 std::string render_markdown(const RunReport& r);
+// One Markdown table cell or line of prose from untrusted text: one line,
+// CommonMark's punctuation escaped (no links, HTML or extra cells).
+std::string markdown_escape(std::string_view s);
 
 }  // namespace gpucheck
