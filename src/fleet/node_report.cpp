@@ -49,7 +49,7 @@ struct Scan {
 class Path {
  public:
   explicit Path(std::string& p, std::string_view key) : p_(p), len_(p.size()) {
-    if (!p_.empty()) p_ += '.';
+    if (!p_.empty() && !key.starts_with('[')) p_ += '.';
     p_ += key;
   }
   ~Path() { p_.resize(len_); }
@@ -326,7 +326,9 @@ Result<NodeReport> read(od::parser& parser, std::string& text, const std::string
   od::document doc;
   if (auto e = parser.iterate(simdjson::padded_string_view(text.data(), length, text.size())).get(doc)) return bad(std::string("not JSON: ") + simdjson::error_message(e));
   od::object top;
-  if (doc.get_object().get(top)) return bad("not a JSON object, so not a gpucheck report");
+  if (auto e = doc.get_object().get(top))
+    return bad(e == simdjson::INCORRECT_TYPE ? "not a JSON object, so not a gpucheck report"
+                                             : std::string("not JSON: ") + simdjson::error_message(e));
   NodeReport n;
   Scan top_scan, facts_scan;
   std::optional<std::string> schema, verdict;

@@ -68,7 +68,8 @@ std::string render_fleet_text(const FleetSummary& s) {
     }
     out += head + plain(f.majority->value);
     if (f.skewed()) out += " on " + std::to_string(f.majority->nodes.size()) + " of " + plural(n, "node");
-    else out += " on " + std::string(n == 1 ? "the only node" : "all " + std::to_string(n) + " nodes") + (f.unknown.empty() ? "" : " that show it");
+    else if (f.unknown.empty()) out += n == 1 ? " on the one node" : " on all " + std::to_string(n) + " nodes";
+    else out += n == 1 ? " on the one node that shows it" : " on all " + std::to_string(n) + " nodes that show it";
     out += std::string(f.tie ? " (a tie: no majority)" : "") + "\n";
     for (const auto& g : f.others)
       out += std::string(20, ' ') + plain(g.value) + " on " + std::to_string(g.nodes.size()) + ": " + node_list(g.nodes, " ", plain) + "\n";
