@@ -13,8 +13,9 @@ VBIOS, a Python environment installed (the venv-torch-cu121 fixture's
 software section), a failing check (the driver-mismatch fixture's
 findings and verdict); and two reports that cannot be read (one cut in
 half, one garbage). The script checks that the output names those nodes.
-Each run is `/usr/bin/time -v gpucheck fleet --format json DIR`: wall time
-and maximum resident set size.
+Each run is `/usr/bin/time -v gpucheck fleet --format json DIR`: wall time,
+maximum resident set size, and CPU time (user + system, all threads: what
+the run costs whatever else the machine is doing).
 """
 import argparse
 import copy
@@ -149,7 +150,7 @@ def main():
         kinds = make_fleet(base, software, failing, args.nodes, fleet)
         size = sum(os.path.getsize(os.path.join(fleet, f)) for f in os.listdir(fleet))
         argv = ["/usr/bin/time", "-v", gpucheck, "fleet", "--format", "json", fleet]
-        times, rss = [], []
+        times, rss, cpu = [], [], []
         out = None
         for _ in range(args.rounds + 1):  # the first run warms the page cache
             start = time.perf_counter()
@@ -158,8 +159,9 @@ def main():
             if proc.returncode != 1:  # a failing node and two unreadable reports: exit 1
                 sys.exit(f"fleet exited with {proc.returncode}: {proc.stderr[-2000:]}")
             rss.append(int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)))
+            cpu.append(sum(float(re.search(rf"{k} time \(seconds\): ([\d.]+)", proc.stderr).group(1)) for k in ("User", "System")))
             out = proc.stdout
-        times, rss = times[1:], rss[1:]
+        times, rss, cpu = times[1:], rss[1:], cpu[1:]
 
     problems = verify_output(out, kinds)
     if problems:
@@ -167,7 +169,8 @@ def main():
     med = statistics.median(times)
     print(f"| `gpucheck fleet --format json` of {args.nodes} `check --json` reports ({size / 1e6:.0f} MB JSON) "
           f"| {med * 1000:.0f} ms | {min(times) * 1000:.0f} ms | {max(times) * 1000:.0f} ms "
-          f"| {max(rss) / 1024:.0f} MiB | {platform.node()}, {os.cpu_count()} CPUs, {args.rounds} rounds, "
+          f"| {max(rss) / 1024:.0f} MiB | {statistics.median(cpu) * 1000:.0f} ms "
+          f"| {platform.node()}, {os.cpu_count()} CPUs, {args.rounds} rounds, "
           f"{time.strftime('%Y-%m-%d')}; output checked |")
     if med >= 1.0:
         print(f"goal missed: median {med:.2f} s >= 1 s", file=sys.stderr)

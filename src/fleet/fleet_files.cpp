@@ -34,6 +34,12 @@ std::vector<FleetEntry> read_fleet(const std::vector<std::string>& files) {
   for (const auto& f : files) entries.push_back({std::filesystem::path(f).filename().string(), Problem{Reason::absent, f, ""}});
   // A report takes tens of microseconds: a thread is worth it past ~64 of them.
   parallel_for(files.size(), 64, [&](std::size_t i) {
+    // A FIFO or a device named on the command line would block the read or never end.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(files[i], ec)) {
+      entries[i].report = Problem{Reason::malformed, files[i], "not a regular file"};
+      return;
+    }
     auto bytes = read_whole_file(files[i], kMaxFleetReportBytes, "report");
     if (!bytes) {
       entries[i].report = bytes.problem();

@@ -2,6 +2,10 @@
 // the fixture hosts (made by the binary here, as a launcher would collect
 // them), on reports it cannot read, on bad arguments, and its goldens.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "gpucheck_run.hpp"
@@ -93,6 +97,12 @@ TEST_CASE("fleet: unreadable, garbage, truncated and huge reports are listed, ne
   write_file(lone.path() / "ok.json", good);
   write_file(lone.path() / "bad.json", "{");
   CHECK(run_gpucheck({"fleet", lone.str()}).exit_code == 1);
+  // A FIFO named on the command line is listed, not waited on.
+  const fs::path fifo = lone.path() / "fifo.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto f = run_gpucheck({"fleet", fifo.string(), (lone.path() / "ok.json").string()});
+  CHECK(f.exit_code == 1);
+  CHECK_THAT(f.out, Catch::Contains("fifo.json: not a regular file"));
 }
 
 TEST_CASE("fleet: usage errors exit 2", "[cli][fleet]") {
