@@ -50,7 +50,7 @@ TEST_CASE("fleet: real check reports: the skewed node is named, its failing find
   CHECK_THAT(r.out, Catch::Contains("GPU model         NVIDIA H100 80GB HBM3 on 3 of 4 nodes"));
 }
 
-TEST_CASE("fleet: every node passing exits 0; probe reports mix with check reports", "[cli][fleet]") {
+TEST_CASE("fleet: every node passing exits 0, probe reports mix with check reports", "[cli][fleet]") {
   TempDir t;
   const std::string h100 = check_report("h100-sxm-8gpu");
   write_file(t.path() / "a.json", h100);
@@ -129,7 +129,7 @@ TEST_CASE("fleet: --output writes the report atomically, the exit code unchanged
   CHECK(r.exit_code == 1);
   CHECK(r.out.empty());
   const std::string md = read_file(out.string());
-  CHECK_THAT(md, Catch::Starts("# gpucheck fleet: FAIL"));
+  CHECK_THAT(md, Catch::StartsWith("# gpucheck fleet: FAIL"));
   CHECK_THAT(md, Catch::Contains("| driver | 565.57.01 (3 of 4) | 550.54.14 on 1: node04.json |"));
   CHECK(fs::directory_iterator(out.parent_path()) != fs::directory_iterator());  // no temporary left beside it
   std::size_t files = 0;

@@ -82,7 +82,7 @@ TEST_CASE("fleet: the software fields, from real Python and NGC fixtures", "[fle
   CHECK(field(mi, SkewField::gpu_model)->find("1002:") == 0);
 }
 
-TEST_CASE("fleet: a check report's verdict and findings; info findings are dropped", "[fleet]") {
+TEST_CASE("fleet: a check report's verdict and findings, info findings are dropped", "[fleet]") {
   const std::string facts = golden("driver-mismatch");
   const std::string check = R"({"schema": "gpucheck.check/1", "verdict": "fail", "findings": [
       {"rule": "kernel-userspace-mismatch", "severity": "error", "title": "Kernel module and userspace driver differ"},
@@ -164,7 +164,7 @@ TEST_CASE("fleet: a tie is said, not hidden", "[fleet]") {
   CHECK_THAT(render_fleet_text(s), Catch::Contains("a tie"));
 }
 
-TEST_CASE("fleet: nodes failing each finding; an unreadable report fails the run", "[fleet]") {
+TEST_CASE("fleet: nodes failing each finding, an unreadable report fails the run", "[fleet]") {
   const NodeFinding km{"kernel-userspace-mismatch", "Kernel module and userspace driver differ", "error"};
   const NodeFinding hot{"gpu-outlier-temperature", "A GPU stands off", "warning"};
   std::vector<FleetEntry> fleet{node("n2", {}, true, {km, km}),  // one rule on two GPUs: the node once
@@ -214,7 +214,7 @@ TEST_CASE("fleet: text, JSON and Markdown say the same", "[fleet][formats]") {
   CHECK_THAT(md, Catch::Contains("| n4 | not JSON: cut |"));
 }
 
-TEST_CASE("fleet: text names at most 50 nodes a line; JSON names all", "[fleet][formats]") {
+TEST_CASE("fleet: text names at most 50 nodes a line, JSON names all", "[fleet][formats]") {
   std::vector<FleetEntry> fleet;
   for (int i = 0; i < 200; ++i) fleet.push_back(node("n" + std::to_string(1000 + i), {{SkewField::ecc_mode, i < 120 ? "Enabled" : "Disabled"}}));
   const FleetSummary s = summarize_fleet(fleet);
