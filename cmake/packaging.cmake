@@ -1,6 +1,7 @@
 # What `cmake --install` puts where, and the packages CPack builds from it:
 # a .deb (cpack -G DEB) and the release tarball (target gpucheck_tarball:
-# the binary and the licence, for copying into a container).
+# the binary, the one library Debian ships only shared, and the licences,
+# for copying into a container).
 include(GNUInstallDirs)
 
 install(TARGETS gpucheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -51,15 +52,27 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/packages)
 include(CPack)
 
+# The tarball is for images that are not Debian 12 (NGC containers are
+# Ubuntu): Debian ships simdjson (`gpucheck fleet`) as a shared library
+# only, so its library and licence travel in lib/, found through the
+# binary's RUNPATH, $ORIGIN/lib (in the .deb, /usr/bin/lib, which does not
+# exist). Set as the install RPATH used at build time too: a build RPATH
+# is padded by CMake with an empty element, which glibc reads as the
+# current directory.
+set_target_properties(gpucheck PROPERTIES INSTALL_RPATH "$ORIGIN/lib" BUILD_WITH_INSTALL_RPATH ON)
 string(TOLOWER ${CMAKE_SYSTEM_PROCESSOR} GPUCHECK_ARCH)
 set(GPUCHECK_TARBALL ${CMAKE_BINARY_DIR}/packages/gpucheck-${PROJECT_VERSION}-linux-${GPUCHECK_ARCH}.tar.gz)
+set(GPUCHECK_TARBALL_DIR tarball/gpucheck-${PROJECT_VERSION})
+get_target_property(GPUCHECK_SIMDJSON_SONAME simdjson::simdjson IMPORTED_SONAME_RELWITHDEBINFO)
 add_custom_command(OUTPUT ${GPUCHECK_TARBALL}
   COMMAND ${CMAKE_COMMAND} -E rm -rf tarball
-  COMMAND ${CMAKE_COMMAND} -E make_directory tarball/gpucheck-${PROJECT_VERSION} ${CMAKE_BINARY_DIR}/packages
-  COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:gpucheck> ${PROJECT_SOURCE_DIR}/LICENSE tarball/gpucheck-${PROJECT_VERSION}/
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${GPUCHECK_TARBALL_DIR}/lib ${CMAKE_BINARY_DIR}/packages
+  COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:gpucheck> ${PROJECT_SOURCE_DIR}/LICENSE ${GPUCHECK_TARBALL_DIR}/
+  COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:simdjson::simdjson> ${GPUCHECK_TARBALL_DIR}/lib/${GPUCHECK_SIMDJSON_SONAME}
+  COMMAND ${CMAKE_COMMAND} -E copy /usr/share/doc/libsimdjson-dev/copyright ${GPUCHECK_TARBALL_DIR}/lib/LICENSE.simdjson
   COMMAND ${CMAKE_COMMAND} -E chdir tarball ${CMAKE_COMMAND} -E tar czf ${GPUCHECK_TARBALL} gpucheck-${PROJECT_VERSION}
   DEPENDS gpucheck ${PROJECT_SOURCE_DIR}/LICENSE
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}
-  COMMENT "Release tarball: the binary and the licence"
+  COMMENT "Release tarball: the binary, its simdjson and the licences"
   VERBATIM)
 add_custom_target(gpucheck_tarball DEPENDS ${GPUCHECK_TARBALL})

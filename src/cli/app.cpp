@@ -281,6 +281,7 @@ int run_app(int argc, char** argv) {
   add_lock_command(app, g, action);
   add_verify_command(app, g, action);
   add_completion_command(app, action);
+  add_fleet_command(app, g, action);
 
   try {
     app.parse(argc, argv);

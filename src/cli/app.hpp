@@ -58,6 +58,7 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, Action& action);
 void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_fleet_command(CLI::App& app, const GlobalOptions& g, Action& action);
 // completion (and the hidden manpage): from `app` as it stands when they run.
 void add_completion_command(CLI::App& app, Action& action);
 

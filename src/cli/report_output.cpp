@@ -18,15 +18,18 @@ const std::vector<std::string>& output_format_names() {
 }
 
 void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& json_doc) {
-  auto* format = cmd->add_option("--format", f.format,
-                                 "Output format: text (for a person, the default); json (" + json_doc +
-                                     "); junit (JUnit XML for CI: a test case for the verdict, each finding and each "
-                                     "check); prometheus (a node_exporter textfile: the verdict, each finding and check "
-                                     "as a labelled series, the matrix's age); nfd (Node Feature Discovery feature "
-                                     "labels: status, driver branch, CUDA driver version, compute capability, precisions "
-                                     "proven); markdown (for a ticket). Formats: docs/output-formats.md")
-                     ->check(CLI::IsMember(output_format_names()))
-                     ->type_name("FORMAT");
+  add_output_options(cmd, f,
+                     "Output format: text (for a person, the default); json (" + json_doc +
+                         "); junit (JUnit XML for CI: a test case for the verdict, each finding and each "
+                         "check); prometheus (a node_exporter textfile: the verdict, each finding and check "
+                         "as a labelled series, the matrix's age); nfd (Node Feature Discovery feature "
+                         "labels: status, driver branch, CUDA driver version, compute capability, precisions "
+                         "proven); markdown (for a ticket). Formats: docs/output-formats.md",
+                     output_format_names());
+}
+
+void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& format_help, const std::vector<std::string>& formats) {
+  auto* format = cmd->add_option("--format", f.format, format_help)->check(CLI::IsMember(formats))->type_name("FORMAT");
   cmd->add_flag("--json", f.json, "The same as --format json")->excludes(format);
   cmd->add_option("--output", f.output,
                   "Write the report to FILE instead of standard output, atomically (a temporary file beside it, then a "
@@ -45,12 +48,17 @@ bool emit_report(const OutputFlags& f, const GlobalOptions& g, const RunReport& 
   else if (format == "nfd") text = render_nfd(r);
   else if (format == "markdown") text = render_markdown(r);
   else text = render_oneline(r);
+  return emit_text(f, std::move(text), format == "text");
+}
+
+bool emit_text(const OutputFlags& f, std::string text, bool text_format) {
+  const bool to_file = !f.output.empty();
   if (!to_file) {
     std::cout << text;
     return true;
   }
   // A terminal would show the text report with its escapes (cli/safe_output.hpp); so does the file.
-  if (format == "text") text = safe_text(text);
+  if (text_format) text = safe_text(text);
   if (auto p = write_file_atomically(f.output, text)) {
     std::cerr << "gpucheck: --output " << p->where << ": " << p->detail << "\n";
     return false;

@@ -27,6 +27,9 @@ struct OutputFlags {
 // Adds --format (a name not in the list is a usage error, exit 2), --json
 // and --output to `cmd`. `json_doc` says where the command's JSON is documented.
 void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& json_doc);
+// The same for a command that writes only some formats (`fleet`: text, json,
+// markdown), with its own --format help.
+void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& format_help, const std::vector<std::string>& formats);
 
 // Text and JSON are each command's own; the other formats come from the RunReport.
 struct CommandRenderers {
@@ -39,6 +42,9 @@ struct CommandRenderers {
 // the new one, never half of one). False, after saying why, when the file
 // could not be written (exit code 2).
 bool emit_report(const OutputFlags& f, const GlobalOptions& g, const RunReport& r, const CommandRenderers& c);
+// Writes a report already rendered the same way: standard output, or --output
+// atomically (a text report made safe as a terminal would show it).
+bool emit_text(const OutputFlags& f, std::string text, bool text_format);
 
 // The time of this run, in seconds since 1970 (UTC): midnight of
 // GPUCHECK_TODAY when it is set (reproducible reports and tests), else now.

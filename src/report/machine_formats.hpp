@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "report/run_report.hpp"
 
@@ -25,5 +26,8 @@ std::string render_markdown(const RunReport& r);
 // One line: "PASS", or "FAIL: " and the first failing finding's title
 // (and how many more), for Slurm's drain reason or a termination message.
 std::string render_oneline(const RunReport& r);
+// One Markdown table cell or line of prose from untrusted text: one line,
+// CommonMark's punctuation escaped (no links, HTML or extra cells).
+std::string markdown_escape(std::string_view s);
 
 }  // namespace gpucheck

@@ -7,11 +7,9 @@
 
 namespace gpucheck {
 
-namespace {
-
 // One table cell or line of prose: ASCII punctuation that means something
 // to Markdown backslash-escaped (CommonMark allows it before any of them).
-std::string md(std::string_view s) {
+std::string markdown_escape(std::string_view s) {
   std::string out;
   for (char c : safe_line(s)) {
     if (std::string_view("\\`*_[]<>|~&!#").find(c) != std::string_view::npos) out += '\\';
@@ -19,6 +17,10 @@ std::string md(std::string_view s) {
   }
   return out;
 }
+
+namespace {
+
+std::string md(std::string_view s) { return markdown_escape(s); }
 
 std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 

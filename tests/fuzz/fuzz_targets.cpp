@@ -5,6 +5,7 @@
 #include "host/elf.hpp"
 #include "host/ld_cache.hpp"
 #include "host/manifest.hpp"
+#include "fleet/fleet_summary.hpp"
 #include "importers/import_report.hpp"
 #include "lock/lockfile.hpp"
 #include "matrix/matrix_load.hpp"
@@ -31,6 +32,7 @@
 #include "parse/pyvenv_cfg.hpp"
 #include "parse/rocm_files.hpp"
 #include "parse/sys_path_answer.hpp"
+#include "report/fleet_report.hpp"
 #include "report/reports.hpp"
 #include "update/bundle.hpp"
 #include "update/matrix_cache.hpp"
@@ -129,6 +131,17 @@ void probe_files(std::string_view in) {
   render(f);
 }
 
+// `gpucheck fleet`'s reader (simdjson On-Demand): one report in, the fleet
+// it makes and its three renderings out.
+void fleet_report(std::string_view in) {
+  std::vector<FleetEntry> fleet;
+  fleet.push_back({"fuzz.json", read_node_report(std::string(in), "fuzz.json")});
+  const FleetSummary s = summarize_fleet(fleet);
+  (void)render_fleet_text(s);
+  (void)render_fleet_json(s, "0");
+  (void)render_fleet_markdown(s);
+}
+
 }  // namespace
 
 const std::vector<Target>& targets() {
@@ -141,6 +154,7 @@ const std::vector<Target>& targets() {
       {"ld_cache", ld_cache, "/etc/ld.so.cache"},
       {"update", update, "packaging/keys;tests/data/update"},
       {"probe_files", probe_files, "tests/data/proc;tests/data/python;tests/data/rocm;tests/data/kmsg"},
+      {"fleet_report", fleet_report, "tests/fixtures/golden;tests/fuzz/regressions/fleet_report"},
   };
   return all;
 }
