@@ -8,6 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/report_output.hpp"
+#include "fleet/fleet_files.hpp"
 #include "importers/import_report.hpp"
 #include "lock/fleet.hpp"
 #include "lock/lockfile.hpp"
@@ -77,26 +78,6 @@ std::string render_verify_json(const std::string& lock, const std::string& sourc
   return dump_json(j, 2) + "\n";
 }
 
-std::vector<std::string> report_files(const std::vector<std::string>& args, std::vector<std::string>& missing) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const auto& a : args) {
-    std::error_code ec;
-    if (fs::is_directory(a, ec)) {
-      std::vector<std::string> found;
-      for (const auto& e : fs::directory_iterator(a, ec))
-        if (e.is_regular_file(ec) && e.path().extension() == ".json") found.push_back(e.path().string());
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(a, ec)) {
-      files.push_back(a);
-    } else {
-      missing.push_back(a);
-    }
-  }
-  return files;
-}
-
 FleetNode verify_report(const Lock& pinned, const std::string& path) {
   FleetNode node{std::filesystem::path(path).filename().string(), {}, std::nullopt};
   std::ifstream in(path, std::ios::binary);
@@ -152,7 +133,7 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
     return kExitUsage;
   }
   std::vector<std::string> missing;
-  const auto files = report_files(a.fleet, missing);
+  const auto files = fleet_report_files(a.fleet, missing);
   for (const auto& m : missing) std::cerr << "gpucheck: --fleet " << m << ": no such file or directory\n";
   if (!missing.empty()) return kExitUsage;
   if (files.empty()) {
