@@ -77,8 +77,9 @@ int export_bundle(const BundleFlags& f) {
     std::cout << *text;
     return kExitOk;
   }
-  if (auto p = write_file_atomically(f.out, *text)) return print_problem(*p);
   auto k = read_bundle(*text, f.out);
+  if (!k) return print_problem(k.problem(), kExitFindings);
+  if (auto p = write_file_atomically(f.out, *text)) return print_problem(*p);
   std::cout << f.out << ": matrix " << k->matrix.version << " (" << k->matrix.date << "), " << text->size()
             << " bytes; sign it with `gpucheck matrix sign --key KEY.pem " << f.out << "`\n";
   return kExitOk;
