@@ -19,6 +19,8 @@ Result<std::string> read_whole_file(const std::string& path, std::size_t max_byt
     return Problem{err == EACCES ? Reason::permission_denied : Reason::failed, path, std::strerror(err)};
   }
   if (S_ISDIR(st.st_mode)) return Problem{Reason::malformed, path, "is a directory, not a " + std::string(what)};
+  // A FIFO would block the open until a writer came; a device may never end.
+  if (!S_ISREG(st.st_mode)) return Problem{Reason::malformed, path, "is not a regular file, not a " + std::string(what)};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Problem{Reason::permission_denied, path, "cannot open the " + std::string(what) + " for reading"};
   std::string out;

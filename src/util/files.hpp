@@ -12,7 +12,8 @@
 
 namespace gpucheck {
 
-// The file's bytes; absent, permission_denied, a directory, or larger than
+// The file's bytes; absent, permission_denied, a directory, a FIFO or a
+// device (never opened: the open would block), or larger than
 // max_bytes (a file that should be small and is not) are Problems whose
 // where is the path. `what` names the file in the detail ("lockfile").
 Result<std::string> read_whole_file(const std::string& path, std::size_t max_bytes, std::string_view what = "file");

@@ -171,3 +171,18 @@ TEST_CASE("write_file_atomically: replaces whole, leaves no temporary, keeps the
   // A missing directory: cannot even create the temporary file.
   CHECK(write_file_atomically((tmp.path() / "no" / "such" / "gpucheck.lock").string(), "x"));
 }
+
+TEST_CASE("read_whole_file: a FIFO, a device and a file past the bound are refused at once", "[util][write]") {
+  TempDir tmp;
+  const auto fifo = (tmp.path() / "fifo").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  auto p = read_whole_file(fifo, 1024, "lockfile");  // would block forever if opened
+  REQUIRE_FALSE(p);
+  CHECK(p.problem().detail == "is not a regular file, not a lockfile");
+  CHECK_FALSE(read_whole_file("/dev/zero", 1024, "lockfile"));
+  test::write_file(tmp.path() / "big", std::string(2048, 'x'));
+  auto big = read_whole_file((tmp.path() / "big").string(), 1024, "lockfile");
+  REQUIRE_FALSE(big);
+  CHECK(big.problem().detail.find("larger than 1024 bytes") != std::string::npos);
+  CHECK(read_whole_file((tmp.path() / "none").string(), 1024, "lockfile").problem().reason == Reason::absent);
+}
