@@ -40,7 +40,7 @@ void read_version(ProbeContext& ctx, CudaToolkit& t) {
         return;
       }
   }
-  if (auto text = h.read_file(t.root + "/include/cuda.h", 4 << 20)) {
+  if (auto text = h.read_file(t.root + "/include/cuda.h", kVersionHeaderPrefix)) {
     auto defs = integer_defines(*text);
     if (auto it = defs.find("CUDA_VERSION"); it != defs.end()) {
       t.version = std::to_string(it->second / 1000) + "." + std::to_string((it->second % 1000) / 10);

@@ -64,7 +64,7 @@ class Collector {
     for (auto& s : specs()) {
       if (!*s.header) continue;
       const std::string path = dir + "/" + s.header;
-      auto text = ctx_.host().read_file(path, 4 << 20);
+      auto text = ctx_.host().read_file(path, kVersionHeaderPrefix);
       if (!text) continue;
       const auto defs = integer_defines(*text);
       std::optional<std::string> v;

@@ -38,6 +38,9 @@ constexpr const char* kSubject = "python";
 // METADATA holds the long description after its headers; torch's is 30 KB.
 // The headers we need come first, so a bounded read is enough.
 constexpr std::size_t kMaxMetadataBytes = 1u << 20;
+// Only the header block of a METADATA file is read; the long description
+// after it is most of the file (1 MB for this host's 106 distributions).
+constexpr std::size_t kMetadataHeadBytes = 16 * 1024;
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -225,7 +228,9 @@ std::optional<Distribution> read_metadata(const Host& h, const std::string& site
   bool egg = ends_with(entry.name, ".egg-info");
   if (!egg) file = where + "/METADATA";
   else file = entry.type == EntryType::directory ? where + "/PKG-INFO" : where;
-  auto text = h.read_file(file, kMaxMetadataBytes);
+  auto text = h.read_file(file, kMetadataHeadBytes);
+  const auto headers_end = [](const std::string& t) { return t.find("\n\n") != std::string::npos || t.find("\n\r\n") != std::string::npos; };
+  if (text && text->size() == kMetadataHeadBytes && !headers_end(*text)) text = h.read_file(file, kMaxMetadataBytes);
   if (!text) {
     note("metadata of " + entry.name, text.problem());
     return std::nullopt;

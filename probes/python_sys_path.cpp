@@ -7,9 +7,9 @@
 #include "python_sys_path.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
+#include "parse/c_header.hpp"
 #include "parse/dpkg_status.hpp"
 #include "parse/pyvenv_cfg.hpp"
 #include "util/paths.hpp"
@@ -209,21 +209,29 @@ class SysPath {
 };
 
 // "python3.11" (3.7's "python3.7m" too) -> "3.11".
-std::optional<std::string> xy_of_name(const std::string& name) {
-  static const std::regex re(R"(python(\d+)\.(\d+)m?)");
-  std::smatch m;
-  if (!std::regex_match(name, m, re)) return std::nullopt;
-  return m[1].str() + "." + m[2].str();
+std::optional<std::string> xy_of_name(std::string_view name) {
+  if (!name.starts_with("python")) return std::nullopt;
+  name.remove_prefix(6);
+  if (name.ends_with('m')) name.remove_suffix(1);
+  const auto dot = name.find('.');
+  const auto digits = [](std::string_view d) {
+    return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (dot == std::string_view::npos || !digits(name.substr(0, dot)) || !digits(name.substr(dot + 1))) return std::nullopt;
+  return std::string(name);
 }
 
 // The full version, where the C headers are installed (3.7 and before put
 // them under include/python3.Ym).
 std::optional<std::string> version_in_patchlevel(const Host& h, const std::string& prefix, const std::string& xy) {
-  static const std::regex re(R"re(#define\s+PY_VERSION\s+"([0-9][^"]*)")re");
   for (const char* abi : {"", "m"}) {
     auto text = h.read_file(prefix + "/include/python" + xy + abi + "/patchlevel.h", 1 << 16);
-    std::smatch m;
-    if (text && std::regex_search(*text, m, re)) return m[1].str();
+    if (!text) continue;
+    const auto defs = macro_definitions(*text);  // #define PY_VERSION "3.11.7"
+    const auto v = defs.find("PY_VERSION");
+    if (v == defs.end()) continue;
+    const std::string& q = v->second;
+    if (q.size() >= 3 && q.front() == '"' && q.back() == '"' && q[1] >= '0' && q[1] <= '9') return q.substr(1, q.size() - 2);
   }
   return std::nullopt;
 }

@@ -425,6 +425,11 @@ void probe_rocm(ProbeContext& ctx) {
   read_hip_version(ctx, r);
   if (candidates.empty())
     ctx.note(kSubject, "ROCm SMI", Problem{Reason::absent, "librocm_smi64.so", "not found on LD_LIBRARY_PATH, in ld.so.cache, the default directories or an install's lib/"});
+  else if (!module_loaded && !kfd && !ctx.options().deep)
+    // Without the driver it has no GPU to report, and asking it costs a
+    // process: a prolog on an NVIDIA node with Debian's librocm-smi pays it
+    // before every job.
+    ctx.note(kSubject, "ROCm SMI", Problem{Reason::absent, candidates.front(), "not asked: no amdgpu kernel module and no KFD topology, so it has no GPU to report (--deep asks it)"});
   else
     ctx.start_call(IsolatedCall{kCallKey, candidates}, ctx.deadline().cap(ctx.options().driver_timeout), candidates.front());
   ctx.facts().software.rocm = std::move(r);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "parse/c_header.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 #include "util/json_text.hpp"
@@ -41,20 +42,12 @@ Result<std::string> cuda_version_from_nvcc(std::string_view text) {
 
 std::map<std::string, long> integer_defines(std::string_view header) {
   std::map<std::string, long> out;
-  for (auto line : split_lines(header)) {
-    line = trim(line);
-    if (!starts_with(line, "#")) continue;
-    line = trim(line.substr(1));
-    if (!starts_with(line, "define")) continue;
-    line = trim(line.substr(6));
-    const auto sp = line.find_first_of(" \t");
-    if (sp == std::string_view::npos) continue;
-    const auto name = line.substr(0, sp);
-    auto value = trim(line.substr(sp));
-    value = value.substr(0, value.find_first_of(" \t/"));  // drop trailing comments
+  for (auto& [name, text] : macro_definitions(header)) {
+    std::string_view value = text;
+    value = value.substr(0, value.find_first_of(" \t"));
     while (!value.empty() && (value.back() == 'U' || value.back() == 'L' || value.back() == 'u' || value.back() == 'l'))
       value.remove_suffix(1);
-    if (auto n = parse_int(value)) out[std::string(name)] = static_cast<long>(*n);
+    if (auto n = parse_int(value)) out[name] = static_cast<long>(*n);
   }
   return out;
 }

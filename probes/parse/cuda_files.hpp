@@ -22,6 +22,12 @@ Result<std::string> cuda_version_from_nvcc(std::string_view text);
 
 // Every "#define NAME <integer>" of a header.
 std::map<std::string, long> integer_defines(std::string_view header);
+
+// How much of a header the version probes read. NVIDIA's headers define
+// their versions in the first 16 KiB (cuda.h at 14 KB, the rest under 7 KB)
+// while cuda_runtime_api.h is 600 KB: reading it whole cost more than the
+// rest of the toolkit probe.
+inline constexpr std::size_t kVersionHeaderPrefix = 64 * 1024;
 // "9.1.0" from the named macros, all of which must be present.
 std::optional<std::string> version_from_defines(const std::map<std::string, long>& defines,
                                                 const std::vector<std::string>& names);

@@ -3,6 +3,8 @@
 // requires.txt, and the name and version in a metadata directory's name.
 #include "parse/python_core_metadata.hpp"
 
+#include <algorithm>
+
 #include "parse/python_lexing.hpp"
 #include "util/strings.hpp"
 
@@ -21,22 +23,35 @@ Result<CoreMetadata> parse_core_metadata(std::string_view text) {
   const std::string_view headers = text.substr(0, header_end);
   if (!is_text(headers) || (headers.empty() && !is_text(text.substr(0, 512))))
     return Problem{Reason::malformed, "", "holds binary data, not text"};
+  // Only three headers are kept; the rest (classifiers, long licence
+  // texts) are skipped without copying, as a run reads every installed
+  // distribution's.
+  enum class Field { other, name, version, requires_dist };
+  const auto field_of = [](std::string_view key) {
+    const auto is = [key](std::string_view want) {
+      return key.size() == want.size() &&
+             std::equal(key.begin(), key.end(), want.begin(),
+                        [](char a, char b) { return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b; });
+    };
+    return is("name") ? Field::name : is("version") ? Field::version : is("requires-dist") ? Field::requires_dist : Field::other;
+  };
   CoreMetadata m;
-  std::string key, value;
+  Field field = Field::other;
+  std::string value;
   bool have_name = false, have_version = false;
   auto flush = [&] {
-    if (key.empty()) return;
-    const std::string v(trim(value));
-    if (!have_name && key.size() == 4 && to_lower(key) == "name") {
-      m.name = v;
+    if (field == Field::other) return;
+    std::string v(trim(value));
+    if (field == Field::name && !have_name) {
+      m.name = std::move(v);
       have_name = true;
-    } else if (!have_version && key.size() == 7 && to_lower(key) == "version") {
-      m.version = v;
+    } else if (field == Field::version && !have_version) {
+      m.version = std::move(v);
       have_version = true;
-    } else if (key.size() == 13 && to_lower(key) == "requires-dist" && !v.empty()) {
-      m.requires_dist.push_back(v);
+    } else if (field == Field::requires_dist && !v.empty()) {
+      m.requires_dist.push_back(std::move(v));
     }
-    key.clear();
+    field = Field::other;
     value.clear();
   };
   std::size_t pos = 0;
@@ -46,15 +61,17 @@ Result<CoreMetadata> parse_core_metadata(std::string_view text) {
     pos = nl == std::string_view::npos ? headers.size() : nl + 1;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (is_blank(line[0])) {  // a continuation of the previous header
-      value += " ";
-      value += trim(line);
+      if (field != Field::other) {
+        value += " ";
+        value += trim(line);
+      }
       continue;
     }
     flush();
     const auto colon = line.find(':');
     if (colon == std::string_view::npos) continue;  // not a header: ignored, as email.parser does
-    key = std::string(trim(line.substr(0, colon)));
-    value = std::string(trim(line.substr(colon + 1)));
+    field = field_of(trim(line.substr(0, colon)));
+    if (field != Field::other) value = trim(line.substr(colon + 1));
   }
   flush();
   if (!have_name || m.name.empty()) return Problem{Reason::malformed, "", "no Name header (truncated or not core metadata)"};

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "host/hosts.hpp"
+#include "parse/c_header.hpp"
 #include "parse/cuda_files.hpp"
 #include "probe.hpp"
 #include "test_support.hpp"
@@ -42,6 +43,20 @@ TEST_CASE("integer #defines of a header", "[cuda_files]") {
   CHECK(version_from_defines(d, {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"}) == "9.1.0");
   CHECK_FALSE(version_from_defines(d, {"CUDNN_MAJOR", "NCCL_MINOR"}));
   CHECK(integer_defines(std::string(300, '\xff')).empty());
+}
+
+TEST_CASE("object-like macros of a header", "[cuda_files]") {
+  auto d = macro_definitions("#define PY_VERSION      \"3.11.7+\"  /* text */\n#define PY_MAJOR_VERSION 3 // major\n"
+                             "#define CALL(x) (x)\n#define BARE\n#defineX 1\n  # define NCCL_SUFFIX \"\"\n#define CUDA_VERSION 13000/*c*/\n");
+  CHECK(d.at("PY_VERSION") == "\"3.11.7+\"");
+  CHECK(d.at("PY_MAJOR_VERSION") == "3");
+  CHECK(d.at("NCCL_SUFFIX") == "\"\"");
+  CHECK(d.at("CUDA_VERSION") == "13000");
+  CHECK(d.count("CALL") == 0);  // function-like
+  CHECK(d.count("BARE") == 0);  // no value
+  CHECK(d.count("X") == 0);
+  CHECK(d.size() == 4);
+  CHECK(integer_defines("#define CUDA_VERSION 13000/*c*/\n").at("CUDA_VERSION") == 13000);
 }
 
 TEST_CASE("dist-info directory names", "[cuda_files]") {

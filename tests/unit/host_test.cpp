@@ -24,6 +24,15 @@ TEST_CASE("paths are normalised lexically", "[host]") {
   CHECK(normalize_path("/a/b/../c") == "/a/c");
   CHECK(normalize_path("//a/./b/") == "/a/b");
   CHECK(normalize_path("/../..") == "/");
+  // Those the fast path returns as they are, and its near misses.
+  for (const char* normal : {"/", "/a", "/a/b.c", "/a/..b/...", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"})
+    CHECK(normalize_path(normal) == normal);
+  CHECK(normalize_path("") == "/");
+  CHECK(normalize_path("a/b") == "/a/b");
+  CHECK(normalize_path("/a/b/") == "/a/b");
+  CHECK(normalize_path("/a//b") == "/a/b");
+  CHECK(normalize_path("/a/.") == "/a");
+  CHECK(normalize_path("/a/b/..") == "/a");
 }
 
 TEST_CASE("absolute links are re-anchored inside the root", "[host]") {

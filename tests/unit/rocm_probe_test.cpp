@@ -259,13 +259,34 @@ TEST_CASE("rocm probe: replayed ROCm SMI answers", "[rocm][smi]") {
 // builds it without ROCm's version tags), rsmi_init(0) returns 8
 // (RSMI_STATUS_INIT_ERROR) and prints "Failed to open drm root directory
 // /sys/class/drm." on stderr, which the probe catches in the child.
+TEST_CASE("rocm probe: without amdgpu the real librocm_smi64 is not asked", "[rocm][smi][live]") {
+  if (!fs::exists("/usr/lib/librocm_smi64.so.1") || fs::exists("/sys/module/amdgpu") || fs::exists("/sys/class/kfd")) {
+    WARN("not the CI host's setup (Debian's librocm-smi64-1, no amdgpu): nothing to check");
+    return;
+  }
+  LiveHost host;
+  ProbeContext ctx(host, {});
+  probe_rocm(ctx);
+  CHECK_FALSE(ctx.take_call("rocm-smi"));  // no child was started
+  finish_rocm(ctx);
+  const Facts& f = ctx.facts();
+  CHECK_FALSE(f.software.rocm.smi);
+  const auto* n = find_note(f, "ROCm SMI");
+  REQUIRE(n);
+  CHECK(n->problem.reason == Reason::absent);
+  CHECK_THAT(n->problem.where, Catch::EndsWith("librocm_smi64.so.1"));
+  CHECK_THAT(n->problem.detail, Catch::Contains("not asked") && Catch::Contains("--deep"));
+}
+
 TEST_CASE("rocm probe: the CI host's real librocm_smi64 fails cleanly in a child", "[rocm][smi][live]") {
   if (!fs::exists("/usr/lib/librocm_smi64.so.1") || fs::exists("/sys/module/amdgpu")) {
     WARN("not the CI host's setup (Debian's librocm-smi64-1, no amdgpu): nothing to check");
     return;
   }
   LiveHost host;
-  ProbeContext ctx(host, {});
+  ProbeOptions deep;
+  deep.deep = true;  // asked although it has no GPU to report
+  ProbeContext ctx(host, deep);
   const auto start = std::chrono::steady_clock::now();
   probe_rocm(ctx);
   finish_rocm(ctx);
