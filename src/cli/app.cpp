@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 
 #include "cli/build_info.hpp"
@@ -180,8 +181,9 @@ Result<Knowledge> load_matrix_in_use(const GlobalOptions& g) {
   return lay_knowledge(std::move(base).value(), g.matrix_layers());
 }
 
-std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
-  auto k = load_matrix_in_use(g);
+namespace {
+
+std::optional<Knowledge> report_knowledge(Result<Knowledge> k) {
   if (!k) {
     const auto& p = k.problem();
     std::cerr << "gpucheck: the matrix is not valid, nothing was judged: " << p.where << ": " << p.detail << "\n";
@@ -192,6 +194,19 @@ std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) {
   if (const Matrix& m = k->matrix; !m.provenance.note.empty())
     std::cerr << "gpucheck: note: " << m.provenance.note << "; using matrix " << m.version << " (" << m.origin << ")\n";
   return std::move(k).value();
+}
+
+}  // namespace
+
+std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) { return report_knowledge(load_matrix_in_use(g)); }
+
+std::optional<KnowledgeAndFacts> load_knowledge_and_facts(const GlobalOptions& g, const ProbeOptions& opts,
+                                                          std::string* origin) {
+  auto matrix = std::async(std::launch::async, [&g] { return load_matrix_in_use(g); });
+  auto facts = acquire_facts(g, opts, origin);
+  auto knowledge = report_knowledge(matrix.get());
+  if (!knowledge || !facts) return std::nullopt;
+  return KnowledgeAndFacts{std::move(*knowledge), std::move(*facts)};
 }
 
 std::optional<Day> judgement_day_or_report() {

@@ -101,6 +101,16 @@ Result<Knowledge> load_matrix_in_use(const GlobalOptions& g);
 // cache was passed over.
 std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
 
+// Both of the above for a verdict: the matrix is read on a second thread
+// while the probes run (independent, and together most of a prolog's time).
+// Either's failure is printed, the facts' first; nullopt then.
+struct KnowledgeAndFacts {
+  Knowledge knowledge;
+  Facts facts;
+};
+std::optional<KnowledgeAndFacts> load_knowledge_and_facts(const GlobalOptions& g, const ProbeOptions& opts,
+                                                          std::string* origin = nullptr);
+
 // The day a run judges the matrix's age on: GPUCHECK_TODAY (YYYY-MM-DD,
 // for reproducible reports and tests) when set, else today in UTC. Prints
 // why and returns nullopt when GPUCHECK_TODAY does not read.

@@ -77,31 +77,30 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
     action = [&g, f] {
       if (g.level >= 3) f->kernels = true;
       if (f->kernels && !live_only(g, "check --kernels runs the kernel checks")) return kExitUsage;
-      auto knowledge = load_knowledge_or_report(g);
-      if (!knowledge) return kExitUsage;
       const auto today = judgement_day_or_report();
       if (!today) return kExitUsage;
       ProbeOptions opts = g.probe_options();
       opts.deep = f->deep;
       opts.pythons = f->pythons;
       std::string origin;
-      auto facts = acquire_facts(g, opts, &origin);
-      if (!facts) return kExitUsage;
+      auto loaded = load_knowledge_and_facts(g, opts, &origin);
+      if (!loaded) return kExitUsage;
+      auto& [knowledge, facts] = *loaded;
       if (f->kernels) {
-        auto kreq = kernels::request_for(*facts, &knowledge->matrix);
+        auto kreq = kernels::request_for(facts, &knowledge.matrix);
         apply_kernel_flags(f->kernel, g, kreq);  // as `gpucheck kernels`
-        facts->kernels = kernels::run_kernel_checks(kreq);
+        facts.kernels = kernels::run_kernel_checks(kreq);
       }
       LaunchRequirements req;
       req.precisions = f->require;
       if (!f->min_compute.empty()) req.min_compute = f->min_compute;
       if (!f->min_memory.empty()) req.min_memory_gib = parse_memory_gib(f->min_memory);
       if (f->gpus > 0) req.gpus = f->gpus;
-      const Verdict v = judge(*facts, *knowledge, req, today);
+      const Verdict v = judge(facts, knowledge, req, today);
       const bool failed = v.fails(f->strict);
-      CheckReport r{*facts, v.findings, knowledge->matrix, f->strict, failed, origin};
-      RunReport run{"check", GPUCHECK_VERSION, origin, &*facts, &knowledge->matrix, today, run_time(), f->strict, failed, v.findings, {}};
-      if (facts->kernels) run.checks = kernel_outcomes(*facts->kernels);
+      CheckReport r{facts, v.findings, knowledge.matrix, f->strict, failed, origin};
+      RunReport run{"check", GPUCHECK_VERSION, origin, &facts, &knowledge.matrix, today, run_time(), f->strict, failed, v.findings, {}};
+      if (facts.kernels) run.checks = kernel_outcomes(*facts.kernels);
       const CommandRenderers renderers{[&](bool colour) { return render_check_text(r, ReportOptions{colour, GPUCHECK_VERSION}); },
                                        [&] { return render_check_json(r, ReportOptions{false, GPUCHECK_VERSION}); }};
       if (!emit_report(f->output, g, run, renderers)) return kExitUsage;

@@ -20,13 +20,11 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action) 
   cmd->add_flag("--json", *json, "Print the explanations as JSON");
   cmd->callback([&g, &action, message, json] {
     action = [&g, message, json] {
-      auto knowledge = load_knowledge_or_report(g);
-      if (!knowledge) return kExitUsage;
       std::string origin;
-      auto facts = acquire_facts(g, g.probe_options(), &origin);
-      if (!facts) return kExitUsage;
-      const auto subjects = build_subjects(*facts, knowledge->matrix);
-      const auto e = explain(*message, knowledge->rules, subjects);
+      auto loaded = load_knowledge_and_facts(g, g.probe_options(), &origin);
+      if (!loaded) return kExitUsage;
+      const auto subjects = build_subjects(loaded->facts, loaded->knowledge.matrix);
+      const auto e = explain(*message, loaded->knowledge.rules, subjects);
       if (*json) {
         auto j = explanations_json(*message, e);
         j["source"] = origin;

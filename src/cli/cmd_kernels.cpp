@@ -27,18 +27,17 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) 
   cmd->callback([&g, &action, output, flags] {
     action = [&g, output, flags] {
       if (!live_only(g, "kernel checks run")) return kExitUsage;
-      auto knowledge = load_knowledge_or_report(g);
-      if (!knowledge) return kExitUsage;
       const auto today = judgement_day_or_report();  // the matrix's age, for --format prometheus
       if (!today) return kExitUsage;
-      auto facts = acquire_facts(g, g.probe_options());
-      if (!facts) return kExitUsage;
-      kernels::KernelRequest req = kernels::request_for(*facts, &knowledge->matrix);
+      auto loaded = load_knowledge_and_facts(g, g.probe_options());
+      if (!loaded) return kExitUsage;
+      auto& [knowledge, facts] = *loaded;
+      kernels::KernelRequest req = kernels::request_for(facts, &knowledge.matrix);
       apply_kernel_flags(*flags, g, req);
-      facts->kernels = kernels::run_kernel_checks(req);
-      const KernelFacts& result = *facts->kernels;
+      facts.kernels = kernels::run_kernel_checks(req);
+      const KernelFacts& result = *facts.kernels;
       const int code = kernels::kernels_exit_code(result);
-      RunReport run{"kernels", GPUCHECK_VERSION, "this host", &*facts, &knowledge->matrix, today, run_time(),
+      RunReport run{"kernels", GPUCHECK_VERSION, "this host", &facts, &knowledge.matrix, today, run_time(),
                     false, code != kExitOk, {}, kernel_outcomes(result)};
       const CommandRenderers renderers{[&](bool) { return render_kernels_text(result); }, [&] {
                                          nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};

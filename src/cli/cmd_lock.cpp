@@ -28,13 +28,12 @@ int print_problem(const Problem& p) {
 // The lock this run would write, with the matrix it was judged by and the
 // verdict of `check` at lock time.
 std::optional<Lock> host_lock(const GlobalOptions& g) {
-  auto knowledge = load_knowledge_or_report(g);
-  if (!knowledge) return std::nullopt;
-  auto facts = acquire_facts(g, g.probe_options());
-  if (!facts) return std::nullopt;
-  const Verdict v = judge(*facts, *knowledge, {}, std::nullopt);  // the lock records errors and warnings only
-  LockContext ctx{GPUCHECK_VERSION, knowledge->matrix.version, verdict_summary(v)};
-  return lock_from_facts(*facts, ctx);
+  auto loaded = load_knowledge_and_facts(g, g.probe_options());
+  if (!loaded) return std::nullopt;
+  const auto& [knowledge, facts] = *loaded;
+  const Verdict v = judge(facts, knowledge, {}, std::nullopt);  // the lock records errors and warnings only
+  LockContext ctx{GPUCHECK_VERSION, knowledge.matrix.version, verdict_summary(v)};
+  return lock_from_facts(facts, ctx);
 }
 
 int write_out(const std::string& path, const std::string& text) {

@@ -17,17 +17,16 @@ void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action
   cmd->add_flag("--json", *json, "Print the recommendations as JSON");
   cmd->callback([&g, &action, json] {
     action = [&g, json] {
-      auto knowledge = load_knowledge_or_report(g);
-      if (!knowledge) return kExitUsage;
       std::string origin;
-      auto facts = acquire_facts(g, g.probe_options(), &origin);
-      if (!facts) return kExitUsage;
-      const auto rec = recommend_ngc(*facts, knowledge->matrix);
+      auto loaded = load_knowledge_and_facts(g, g.probe_options(), &origin);
+      if (!loaded) return kExitUsage;
+      const Matrix& matrix = loaded->knowledge.matrix;
+      const auto rec = recommend_ngc(loaded->facts, matrix);
       if (*json) {
         nlohmann::ordered_json j;
         j["schema"] = "gpucheck.recommend/1";
         j["gpucheck_version"] = GPUCHECK_VERSION;
-        j["matrix"] = matrix_json(knowledge->matrix);
+        j["matrix"] = matrix_json(matrix);
         j["source"] = origin;
         j["recommendations"] = recommendations_json(rec);
         std::cout << dump_json(j, 2) << "\n";

@@ -33,14 +33,14 @@ const json* ObjectReader::member(const char* key, bool required, const char* exp
   return &*it;
 }
 
-bool ObjectReader::check_string(const json& v, const std::string& at, matrix_values::Check check, std::string& out) {
+bool ObjectReader::check_string(const json& v, Place at, matrix_values::Check check, std::string& out) {
   if (!v.is_string()) {
-    problem(at, "expected a string, found " + describe_json(v));
+    problem(spell(at), "expected a string, found " + describe_json(v));
     return false;
   }
   const auto& s = v.get_ref<const std::string&>();
   if (auto expected = check(s)) {
-    problem(at, "expected " + *expected + ", found \"" + s + "\"");
+    problem(spell(at), "expected " + *expected + ", found \"" + s + "\"");
     return false;
   }
   out = s;
@@ -48,18 +48,18 @@ bool ObjectReader::check_string(const json& v, const std::string& at, matrix_val
 }
 
 void ObjectReader::string(const char* key, std::string& out, matrix_values::Check check) {
-  if (const auto* v = member(key, true, "a string")) check_string(*v, where(key), check, out);
+  if (const auto* v = member(key, true, "a string")) check_string(*v, {key, {}}, check, out);
 }
 
 void ObjectReader::optional_string(const char* key, std::optional<std::string>& out, matrix_values::Check check) {
   const auto* v = member(key, false, "a string");
   if (!v) return;
   std::string s;
-  if (check_string(*v, where(key), check, s)) out = std::move(s);
+  if (check_string(*v, {key, {}}, check, s)) out = std::move(s);
 }
 
 void ObjectReader::defaulted_string(const char* key, std::string& out, matrix_values::Check check) {
-  if (const auto* v = member(key, false, "a string")) check_string(*v, where(key), check, out);
+  if (const auto* v = member(key, false, "a string")) check_string(*v, {key, {}}, check, out);
 }
 
 void ObjectReader::string_list(const char* key, std::vector<std::string>& out, matrix_values::Check check, bool required) {
@@ -75,7 +75,7 @@ void ObjectReader::string_list(const char* key, std::vector<std::string>& out, m
   }
   for (std::size_t i = 0; i < v->size(); ++i) {
     std::string s;
-    if (!check_string((*v)[i], where_index(key, i), check, s)) continue;
+    if (!check_string((*v)[i], {key, i}, check, s)) continue;
     if (std::find(out.begin(), out.end(), s) != out.end()) {
       problem(where_index(key, i), "\"" + s + "\" appears twice in the list");
       continue;
@@ -86,9 +86,9 @@ void ObjectReader::string_list(const char* key, std::vector<std::string>& out, m
 
 // A check that accepts text Version cannot parse would be a bug in the
 // check; it is reported rather than stored as an empty version.
-std::optional<Version> ObjectReader::parsed(const std::string& text, const std::string& at) {
+std::optional<Version> ObjectReader::parsed(const std::string& text, Place at) {
   auto v = Version::parse(text);
-  if (!v) problem(at, "expected a version, found \"" + text + "\"");
+  if (!v) problem(spell(at), "expected a version, found \"" + text + "\"");
   return v;
 }
 
@@ -96,20 +96,20 @@ void ObjectReader::version(const char* key, Version& out, matrix_values::Check c
   std::string s;
   string(key, s, check);
   if (s.empty()) return;  // missing or rejected, already reported
-  if (auto v = parsed(s, where(key))) out = std::move(*v);
+  if (auto v = parsed(s, {key, {}})) out = std::move(*v);
 }
 
 void ObjectReader::optional_version(const char* key, std::optional<Version>& out, matrix_values::Check check) {
   std::optional<std::string> s;
   optional_string(key, s, check);
-  if (s) out = parsed(*s, where(key));
+  if (s) out = parsed(*s, {key, {}});
 }
 
 void ObjectReader::version_list(const char* key, std::vector<Version>& out, matrix_values::Check check, bool required) {
   std::vector<std::string> texts;
   string_list(key, texts, check, required);
   for (const auto& t : texts)
-    if (auto v = parsed(t, where(key))) out.push_back(std::move(*v));
+    if (auto v = parsed(t, {key, {}})) out.push_back(std::move(*v));
 }
 
 void ObjectReader::sources(std::vector<std::string>& out) {
@@ -121,7 +121,7 @@ void ObjectReader::sources(std::vector<std::string>& out) {
   }
   for (std::size_t i = 0; i < v->size(); ++i) {
     std::string s;
-    if (check_string((*v)[i], where_index("sources", i), matrix_values::https_url, s)) out.push_back(std::move(s));
+    if (check_string((*v)[i], {"sources", i}, matrix_values::https_url, s)) out.push_back(std::move(s));
   }
 }
 

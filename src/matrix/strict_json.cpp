@@ -3,6 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include "matrix/validated_json.hpp"
+
 namespace gpucheck {
 namespace {
 
@@ -148,9 +150,7 @@ std::vector<ParsedDocument> parse_documents(const std::vector<MatrixDocument>& d
       out.push_back({d.name, parse_strict_json(d.text, d.name)});
       continue;
     }
-    auto j = json::parse(d.text, nullptr, false);
-    if (j.is_discarded()) out.push_back({d.name, Problem{Reason::malformed, d.name, "invalid JSON (it was valid when checked: damaged since?)"}});
-    else out.push_back({d.name, std::move(j)});
+    out.push_back({d.name, parse_validated_json(d.text, d.name)});
   }
   return out;
 }
