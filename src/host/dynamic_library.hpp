@@ -1,6 +1,7 @@
-// dlopen with an explicit list of candidates, tried in order. Only ever used
-// inside Host::isolated_call, so a library that crashes or hangs on load
-// cannot take gpucheck down with it.
+// dlopen with an explicit list of candidates, tried in order. The GPU
+// management libraries are opened only inside Host::isolated_call, so one
+// that crashes or hangs on load cannot take gpucheck down with it; libcurl
+// (update/curl_library.hpp) in the process itself.
 #pragma once
 
 #include <string>

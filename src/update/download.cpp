@@ -1,10 +1,9 @@
 #include "update/download.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <memory>
-#include <mutex>
+
+#include "update/curl_library.hpp"
 
 namespace gpucheck {
 namespace {
@@ -48,60 +47,56 @@ std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
   return size * n;
 }
 
-struct CurlFree {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-};
-struct SlistFree {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
-
 std::string kilobytes(std::size_t n) { return std::to_string(n / 1024) + " KiB"; }
 
 }  // namespace
 
 Result<Download> download(const DownloadRequest& request) {
-  static std::once_flag init;
-  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   const std::string& url = request.url;
-  std::unique_ptr<CURL, CurlFree> curl(curl_easy_init());
+  auto library = curl_library();
+  if (!library) return library.problem();
+  const CurlLibrary& lib = **library;
+  auto cleanup = [&lib](CURL* c) { lib.easy_cleanup(c); };
+  std::unique_ptr<CURL, decltype(cleanup)> curl(lib.easy_init(), cleanup);
   if (!curl) return Problem{Reason::failed, url, "cannot start libcurl"};
   CURL* c = curl.get();
   Transfer t;
   t.max_bytes = request.max_bytes;
   char error[CURL_ERROR_SIZE] = {};
   const long timeout_ms = static_cast<long>(std::max<std::chrono::milliseconds::rep>(1, request.timeout.count()));
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
+  lib.easy_setopt(c, CURLOPT_URL, url.c_str());
+  lib.easy_setopt(c, CURLOPT_ERRORBUFFER, error);
   // A server may send us elsewhere on the web, never onto this machine's
   // files; a libcurl too old to be told so (before 7.85, as in Ubuntu 22.04)
   // is not used at all rather than used unrestricted.
-  if (curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http,file") != CURLE_OK ||
-      curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https,http") != CURLE_OK)
+  if (lib.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http,file") != CURLE_OK ||
+      lib.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https,http") != CURLE_OK)
     return Problem{Reason::failed, url,
-                   std::string("this libcurl (") + curl_version() + ") cannot restrict protocols; matrix updates need libcurl 7.85 or newer"};
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, std::min(timeout_ms, 10000L));
+                   std::string("this libcurl (") + lib.version() + ") cannot restrict protocols; matrix updates need libcurl 7.85 or newer"};
+  lib.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  lib.easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+  lib.easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+  lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, std::min(timeout_ms, 10000L));
   // No signals: the deadline must not depend on SIGALRM reaching this thread.
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(request.max_bytes));
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "gpucheck-matrix-update/1");
-  if (!request.ca_file.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, request.ca_file.c_str());
-  std::unique_ptr<curl_slist, SlistFree> headers;
+  lib.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  lib.easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(request.max_bytes));
+  lib.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  lib.easy_setopt(c, CURLOPT_WRITEDATA, &t);
+  lib.easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  lib.easy_setopt(c, CURLOPT_HEADERDATA, &t);
+  lib.easy_setopt(c, CURLOPT_USERAGENT, "gpucheck-matrix-update/1");
+  if (!request.ca_file.empty()) lib.easy_setopt(c, CURLOPT_CAINFO, request.ca_file.c_str());
+  auto free_list = [&lib](curl_slist* l) { lib.slist_free_all(l); };
+  std::unique_ptr<curl_slist, decltype(free_list)> headers(nullptr, free_list);
   if (request.etag && !request.etag->empty()) {
-    headers.reset(curl_slist_append(nullptr, ("If-None-Match: " + *request.etag).c_str()));
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+    headers.reset(lib.slist_append(nullptr, ("If-None-Match: " + *request.etag).c_str()));
+    lib.easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
   }
 
-  const CURLcode rc = curl_easy_perform(c);
+  const CURLcode rc = lib.easy_perform(c);
   long status = 0;
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-  const std::string said = error[0] ? error : curl_easy_strerror(rc);
+  lib.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  const std::string said = error[0] ? error : lib.easy_strerror(rc);
   if (t.too_large || rc == CURLE_FILESIZE_EXCEEDED)
     return Problem{Reason::failed, url, "larger than the limit of " + kilobytes(request.max_bytes) + "; refused"};
   if (rc == CURLE_OPERATION_TIMEDOUT)

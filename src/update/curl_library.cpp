@@ -1,0 +1,53 @@
+#include "update/curl_library.hpp"
+
+#include <optional>
+
+#include "host/dynamic_library.hpp"
+
+namespace gpucheck {
+namespace {
+
+// Debian's libcurl4 (OpenSSL) first, then the GnuTLS build of the same API.
+const std::vector<std::string> kCandidates = {"libcurl.so.4", "libcurl-gnutls.so.4"};
+
+Result<CurlLibrary> open_curl() {
+  // Kept for the life of the process: curl_global_init may not be undone
+  // while any handle is alive, and a download may run more than once.
+  static std::optional<DynamicLibrary> library;
+  auto opened = DynamicLibrary::open(kCandidates);
+  if (!opened)
+    return Problem{Reason::absent, "libcurl.so.4",
+                   "matrix updates need libcurl 7.85 or newer (Debian and Ubuntu: apt install libcurl4): " +
+                       opened.problem().detail};
+  library.emplace(std::move(opened).value());
+  CurlLibrary c{};
+  bool all = true;
+  auto bind = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(library->symbol(name));
+    all = all && fn != nullptr;
+  };
+  bind(c.global_init, "curl_global_init");
+  bind(c.easy_init, "curl_easy_init");
+  bind(c.easy_setopt, "curl_easy_setopt");
+  bind(c.easy_perform, "curl_easy_perform");
+  bind(c.easy_getinfo, "curl_easy_getinfo");
+  bind(c.easy_strerror, "curl_easy_strerror");
+  bind(c.easy_cleanup, "curl_easy_cleanup");
+  bind(c.slist_append, "curl_slist_append");
+  bind(c.slist_free_all, "curl_slist_free_all");
+  bind(c.version, "curl_version");
+  if (!all) return Problem{Reason::malformed, library->opened(), "lacks curl_easy_* functions it should have: not libcurl"};
+  if (c.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+    return Problem{Reason::failed, library->opened(), "curl_global_init failed"};
+  return c;
+}
+
+}  // namespace
+
+Result<const CurlLibrary*> curl_library() {
+  static const Result<CurlLibrary> loaded = open_curl();
+  if (!loaded) return loaded.problem();
+  return &loaded.value();
+}
+
+}  // namespace gpucheck
