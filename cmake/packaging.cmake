@@ -43,12 +43,12 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/gpucheck/gpucheck")
-# The libraries it links (libcrypto, libsimdjson, libstdc++), as
-# dpkg-shlibdeps reads them from the binary; the GPU libraries and libcurl
-# are dlopen()ed, so shlibdeps cannot see libcurl: named here. Matrix
+# The libraries it links (libsimdjson, libstdc++), as dpkg-shlibdeps reads
+# them from the binary; the GPU libraries, libcurl and libcrypto are
+# dlopen()ed, so shlibdeps cannot see the last two: named here. Matrix
 # updates restrict curl's protocols, which needs 7.85 (download.cpp).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.85.0)")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.85.0), libssl3")
 set(CPACK_GENERATOR DEB)
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/packages)
 include(CPack)

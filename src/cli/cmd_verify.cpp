@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -115,12 +116,15 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
   if (a.fleet.empty()) {
     const auto today = judgement_day_or_report();  // the matrix's age, for --format prometheus
     if (!today) return kExitUsage;
+    // The matrix (its version, for the report) is read beside the probes,
+    // as check reads it (load_knowledge_and_facts): a prolog waits for neither.
+    auto knowledge = std::async(std::launch::async, embedded_knowledge);
     std::string origin;
     auto facts = acquire_facts(g, g.probe_options(), &origin);
+    const Knowledge* k = knowledge.get();
     if (!facts) return kExitUsage;
     const auto findings = compare_lock(*pinned, lock_from_facts(*facts, verify_context()));
     const bool failed = has_errors(findings);
-    const Knowledge* k = embedded_knowledge();
     const RunReport run{"verify", GPUCHECK_VERSION, origin + " against " + a.lock, &*facts, k ? &k->matrix : nullptr, today,
                         run_time(), false, failed, findings, {}};
     const CommandRenderers renderers{[&](bool) { return render_verify(a.lock, findings); },

@@ -21,6 +21,12 @@ class DynamicLibrary {
   ~DynamicLibrary();
 
   void* symbol(const char* name) const;
+  // `fn` = the entry point `name`, typed as `fn` is; false when it is missing.
+  template <class Fn>
+  bool bind(Fn& fn, const char* name) const {
+    fn = reinterpret_cast<Fn>(symbol(name));
+    return fn != nullptr;
+  }
   const std::string& opened() const { return opened_; }
 
  private:

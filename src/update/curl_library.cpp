@@ -22,10 +22,7 @@ Result<CurlLibrary> open_curl() {
   library.emplace(std::move(opened).value());
   CurlLibrary c{};
   bool all = true;
-  auto bind = [&](auto& fn, const char* name) {
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(library->symbol(name));
-    all = all && fn != nullptr;
-  };
+  const auto bind = [&](auto& fn, const char* name) { all = library->bind(fn, name) && all; };
   bind(c.global_init, "curl_global_init");
   bind(c.easy_init, "curl_easy_init");
   bind(c.easy_setopt, "curl_easy_setopt");

@@ -13,6 +13,7 @@
 
 #include "host/own_env.hpp"
 #include "update/bundle.hpp"
+#include "update/crypto_library.hpp"
 #include "update/signing.hpp"
 #include "util/files.hpp"
 
@@ -79,6 +80,7 @@ Result<CacheRecord> parse_cache_record(std::string_view text, const std::string&
 }
 
 Result<std::string> read_cached_bundle(const std::string& dir, const CacheRecord& record) {
+  if (auto lib = crypto_library(); !lib) return lib.problem();  // else a missing library would read as damage
   const std::string path = bundle_path(dir, record);
   auto bytes = read_whole_file(path, kMaxBundleBytes, "cached matrix bundle");
   if (!bytes) return bytes.problem();
