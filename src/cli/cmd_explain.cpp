@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "importers/error_facts.hpp"
 #include "report/advice_report.hpp"
 #include "rules/fact_view.hpp"
 #include "util/json_text.hpp"
@@ -25,6 +26,9 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       std::string origin;
       auto facts = acquire_facts(g, g.probe_options(), &origin);
       if (!facts) return kExitUsage;
+      // What the message itself states (a GPU and its compute capability, a
+      // driver's CUDA version) is evidence beside the facts.
+      if (add_message_facts(*facts, *message)) origin += " and the message";
       const auto subjects = build_subjects(*facts, knowledge->matrix);
       const auto e = explain(*message, knowledge->rules, subjects);
       if (*json) {
