@@ -36,7 +36,11 @@ bool ends_report(std::string_view t) {
          (ends_with(key, "Error") || ends_with(key, "Warning") || ends_with(key, "Exception"));
 }
 
-bool continues(const PasteText& p, std::size_t, std::size_t i) { return !ends_report(p.trimmed(i)); }
+bool continues(const PasteText& p, std::size_t, std::size_t i) {
+  const auto t = p.trimmed(i);
+  // Another report's banner starts a block of its own.
+  return !ends_report(t) && !starts_with(t, "Collecting environment information");
+}
 
 void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out) {
   const std::string text = p.joined(first, last);

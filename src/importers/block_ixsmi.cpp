@@ -2,6 +2,8 @@
 // forms copy NVIDIA's layout; GuanceCloud/datakit's test data holds all
 // three). Its GPUs are not NVIDIA's: the block is named and its GPUs and
 // driver are said in a note, and nothing of it becomes an NVIDIA fact.
+#include <cctype>
+
 #include "importers/block_readers.hpp"
 #include "importers/block_util.hpp"
 #include "util/strings.hpp"
@@ -79,7 +81,8 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
       if (auto kv = key_text(t); kv && kv->key == "Product Name") gpus.emplace_back(kv->value);
     } else if (const auto at = t.find("Driver Version:"); at != std::string_view::npos) {
       driver = std::string(first_word(t.substr(at + 15)));
-    } else if (starts_with(t, "| ") && t.size() > 2 && std::isdigit(static_cast<unsigned char>(trim(t.substr(1))[0]))) {
+    } else if (const auto cell0 = starts_with(t, "| ") ? trim(t.substr(1)) : std::string_view{};
+               !cell0.empty() && std::isdigit(static_cast<unsigned char>(cell0[0]))) {
       // "| 0    Iluvatar BI-V100         | 00000000:65:00.0     | …"
       auto cell = trim(t.substr(1, t.find('|', 1) - 1));
       const auto name = trim(cell.substr(cell.find(' ') == std::string_view::npos ? cell.size() : cell.find(' ')));

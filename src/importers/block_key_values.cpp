@@ -30,8 +30,8 @@ std::string package_of(const std::string& k) {
 
 Key key_of(const std::string& k) {
   if (k == "platform") return Key::platform;
-  if (k == "python version") return Key::python;
-  if (starts_with(k, "pytorch version") || k == "torch" || k == "torch version") return Key::torch;
+  if (k == "python version" || k == "python") return Key::python;
+  if (starts_with(k, "pytorch version") || k == "torch" || k == "torch version" || k == "pytorch") return Key::torch;
   if (k == "nvidia driver version" || k == "driver version" || k == "gpu driver version") return Key::driver;
   if (k == "gpu type" || k == "gpu model") return Key::gpu_type;
   if (k == "gpu number" || k == "number of gpus") return Key::gpu_count;
@@ -40,8 +40,15 @@ Key key_of(const std::string& k) {
   return Key::none;
 }
 
+bool bullet(std::string_view t) { return t.size() > 2 && (t[0] == '-' || t[0] == '*') && t[1] == ' '; }
+
+// "- Key: value", and in a bullet "- pytorch= 1.7.1" too.
 std::optional<std::pair<Key, KeyText>> known_line(std::string_view t) {
   auto kv = key_text(t);
+  if (bullet(t)) {
+    const auto eq = key_text(t, '=');
+    if (eq && (!kv || eq->key.size() < kv->key.size())) kv = eq;
+  }
   if (!kv) return std::nullopt;
   const Key k = key_of(key_name(kv->key));
   if (k == Key::none) return std::nullopt;
@@ -49,8 +56,6 @@ std::optional<std::pair<Key, KeyText>> known_line(std::string_view t) {
 }
 
 bool is_banner(std::string_view t) { return starts_with(t, "Copy-and-paste the text below in your GitHub issue"); }
-
-bool bullet(std::string_view t) { return t.size() > 2 && (t[0] == '-' || t[0] == '*') && t[1] == ' '; }
 
 Opens opens(const PasteText& p, std::size_t i) {
   const auto t = p.trimmed(i);
@@ -73,7 +78,7 @@ void platform(std::string_view v, const std::string& source, BlockFacts& out) {
     std::string dashed = "-";
     dashed.append(machine);
     const auto at = v.find(dashed);
-    if (at == std::string_view::npos) continue;
+    if (at == std::string_view::npos || at <= 6) continue;
     out.facts.system.kernel_release = std::string(v.substr(6, at - 6));
     out.facts.system.arch = std::string(machine);
     out.where["system.kernel_release"] = source;

@@ -50,9 +50,8 @@ Opens query_opens(const PasteText& p, std::size_t i) {
 bool query_continues(const PasteText& p, std::size_t, std::size_t i) {
   const auto raw = p.lines[i];
   const auto t = trim(raw);
-  if (t.empty() || raw.front() == ' ' || raw.front() == '\t' || contains(t, " : ") || starts_with(t, "GPU ") ||
-      contains(t, "NVSMI LOG"))
-    return true;
+  if (contains(t, "NVSMI LOG")) return false;  // the next report
+  if (t.empty() || raw.front() == ' ' || raw.front() == '\t' || contains(t, " : ") || starts_with(t, "GPU ")) return true;
   // A section's title at the margin ("vGPU Driver Capability"), its keys indented below.
   const auto next = i + 1 < p.lines.size() ? p.lines[i + 1] : std::string_view{};
   return !next.empty() && (next.front() == ' ' || next.front() == '\t') && contains(next, " : ");

@@ -21,7 +21,9 @@ Expr expr_named(std::string_view e) {
   e = trim(e);
   if (starts_with(e, "print(") && e.back() == ')') e = trim(e.substr(6, e.size() - 7));
   const std::string k = key_name(e);
-  static constexpr std::array<std::pair<std::string_view, Expr>, 20> kNames{{
+  static constexpr std::array<std::pair<std::string_view, Expr>, 24> kNames{{
+      {"cuda version", Expr::cuda}, {"capability", Expr::capability}, {"device name", Expr::device_name},
+      {"torch.cuda.is_available", Expr::available},
       {"torch.__version__", Expr::version}, {"torch version", Expr::version}, {"pytorch version", Expr::version},
       {"torch.version.cuda", Expr::cuda}, {"torch cuda version", Expr::cuda}, {"torch.version.hip", Expr::hip},
       {"torch.cuda.is_available()", Expr::available}, {"cuda available", Expr::available}, {"cuda is available", Expr::available},
@@ -85,6 +87,12 @@ std::optional<std::string> cudnn_text(std::string_view v) {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(*n % 100);
 }
 
+bool amd_build(PythonEnv& env) {
+  for (auto& fw : env.frameworks)
+    if (fw.name == "torch" && fw.hip) return true;
+  return false;
+}
+
 bool set(Expr x, std::string_view raw, const std::string& source, BlockFacts& out) {
   const auto v = unquoted(raw);
   if (v.empty()) return false;
@@ -135,8 +143,18 @@ bool set(Expr x, std::string_view raw, const std::string& source, BlockFacts& ou
     case Expr::cudnn:
       deep.cudnn_version = cudnn_text(v);
       return deep.cudnn_version.has_value();
-    case Expr::device_name: cuda_device().name = std::string(v); return true;
+    case Expr::device_name:
+      // A ROCm build's torch.cuda names an AMD GPU: never a CUDA device.
+      if (amd_build(env)) {
+        if (out.facts.software.rocm.gpu_nodes.empty()) out.facts.software.rocm.gpu_nodes.push_back(KfdNode{});
+        out.facts.software.rocm.gpu_nodes.front().name = std::string(v);
+        out.facts.software.rocm.gpu_nodes.front().source = source;
+        return true;
+      }
+      cuda_device().name = std::string(v);
+      return true;
     case Expr::capability: {
+      if (amd_build(env)) return true;  // HIP's (10, 3) is a gfx family, not a compute capability
       // "(8, 0)" -> "8.0"
       const auto t = trim(v);
       const auto comma = t.find(',');

@@ -20,8 +20,14 @@ constexpr std::string_view kCudnnTorch = "PyTorch was compiled against ";
 constexpr std::string_view kKernelDso = "kernel version ";
 constexpr std::string_view kTfCudnn = "Loaded runtime CuDNN library: ";
 
-constexpr std::array kMarkers{kTooOld, kNotCompatible, kSupports, kHasCc, kFoundGpu, kCudnnTorch, std::string_view(" does not match DSO version "),
-                              kTfCudnn};
+constexpr std::string_view kNvmlVersion = "NVML library version: ";
+constexpr std::string_view kTotalCapacity = " total capacity";
+constexpr std::string_view kHasTotal = " has a total capacity of ";
+constexpr std::string_view kDsMismatch = "Installed CUDA version ";
+constexpr std::string_view kError804 = "Error 804: forward compatibility was attempted on non supported HW";
+
+constexpr std::array kMarkers{kTooOld,     kNotCompatible, kSupports, kHasCc, kFoundGpu, kCudnnTorch, std::string_view(" does not match DSO version "),
+                              kTfCudnn,    kNvmlVersion,   kHasTotal, std::string_view("GiB total capacity"), kDsMismatch, kError804};
 
 bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 
@@ -67,10 +73,48 @@ std::string_view strip_gpu_word(std::string_view name) {
   return name;
 }
 
+// "14.62 GiB" -> bytes
+std::optional<std::uint64_t> gib_bytes(std::string_view t) {
+  t = trim(t);
+  const auto n = parse_double(first_word(t));
+  if (!n || *n <= 0 || *n > 1e6) return std::nullopt;
+  const auto unit = first_word(t.substr(first_word(t).size()));
+  const double scale = starts_with(unit, "GiB") ? 1024.0 * 1024 * 1024 : starts_with(unit, "MiB") ? 1024.0 * 1024 : 0;
+  if (scale == 0) return std::nullopt;
+  return static_cast<std::uint64_t>(*n * scale);
+}
+
+// The CUDA device "GPU 3" names in torch's out-of-memory message.
+CudaDevice& numbered_device(BlockFacts& out, std::string_view after_gpu) {
+  const auto n = parse_int(first_word(after_gpu).substr(0, first_word(after_gpu).find_first_not_of("0123456789")));
+  const int index = n && *n >= 0 && *n < 1024 ? static_cast<int>(*n) : 0;
+  if (!out.facts.cuda) out.facts.cuda = CudaDriverApiFacts{};
+  for (auto& d : out.facts.cuda->devices)
+    if (d.pci_bus_id == "report:GPU" + std::to_string(index)) return d;
+  CudaDevice d;
+  d.ordinal = index;
+  d.pci_bus_id = "report:GPU" + std::to_string(index);
+  out.facts.cuda->devices.push_back(std::move(d));
+  return out.facts.cuda->devices.back();
+}
+
 }  // namespace
+
+static void read_more_error_facts_impl(std::string_view t, const std::string& source, BlockFacts& out);
+
+// Errors the matrix's rules explain that state no value: the paste still
+// shows them, and a block names them.
+constexpr std::array<std::string_view, 12> kKnownErrors{
+    "no kernel image is available for execution on the device", "invalid device function", "CUDA out of memory",
+    "OutOfMemoryError", "CUDA driver version is insufficient", "Driver/library version mismatch",
+    "Cannot re-initialize CUDA in forked subprocess", "Expected all tensors to be on the same device",
+    "is only supported on GPUs with compute capability", "CUDA_HOME does not exist", "Found no NVIDIA driver on your system",
+    "CUDA_ERROR_NO_DEVICE"};
 
 bool states_error_facts(std::string_view line) {
   for (auto m : kMarkers)
+    if (contains(line, m)) return true;
+  for (auto m : kKnownErrors)
     if (contains(line, m)) return true;
   return false;
 }
@@ -175,6 +219,64 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
       fw.cudnn = std::string(built);
       if (fw.source.empty()) fw.source = source;
     }
+  }
+  read_more_error_facts_impl(t, source, out);
+}
+
+static void read_more_error_facts_impl(std::string_view t, const std::string& source, BlockFacts& out) {
+  // NVML: "Failed to initialize NVML: Driver/library version mismatch" then "NVML library version: 550.107".
+  if (const auto at = t.find(kNvmlVersion); at != std::string_view::npos) {
+    auto v = first_word(t.substr(at + kNvmlVersion.size()));
+    while (!v.empty() && (v.back() == '.' || v.back() == '`')) v.remove_suffix(1);
+    if (looks_like_version(v)) {
+      out.facts.nvidia_driver.libnvidia_ml.soname = "libnvidia-ml.so.1";
+      out.facts.nvidia_driver.libnvidia_ml.version = std::string(v);
+      out.where["nvidia_driver.libnvidia_ml.version"] = source;
+    }
+  }
+  // torch's out-of-memory: "(GPU 0; 14.62 GiB total capacity; …)" before 2.1,
+  // "GPU 0 has a total capacity of 23.65 GiB of which …" after.
+  if (const auto at = t.find(kHasTotal); at != std::string_view::npos) {
+    const auto gpu = t.rfind("GPU ", at);
+    if (const auto bytes = gib_bytes(t.substr(at + kHasTotal.size())); bytes && gpu != std::string_view::npos)
+      numbered_device(out, t.substr(gpu + 4)).memory_bytes = bytes;
+  } else if (const auto cap = t.find(kTotalCapacity); cap != std::string_view::npos) {
+    const auto gpu = t.rfind("(GPU ", cap);
+    if (gpu != std::string_view::npos) {
+      const auto semi = t.find("; ", gpu);
+      if (semi != std::string_view::npos && semi < cap)
+        if (const auto bytes = gib_bytes(t.substr(semi + 2, cap - semi - 2))) numbered_device(out, t.substr(gpu + 5)).memory_bytes = bytes;
+    }
+  }
+  // DeepSpeed's op builder: "Installed CUDA version 12.2 does not match the
+  // version torch was compiled with 11.7": nvcc's toolkit, and torch's CUDA.
+  if (const auto at = t.find(kDsMismatch); at != std::string_view::npos) {
+    auto installed = first_word(t.substr(at + kDsMismatch.size()));
+    const auto with = t.find("torch was compiled with ", at);
+    auto built = with == std::string_view::npos ? std::string_view{} : first_word(t.substr(with + 24));
+    while (!built.empty() && (built.back() == ',' || built.back() == '.')) built.remove_suffix(1);
+    if (looks_like_version(installed)) {
+      CudaToolkit tk;
+      tk.root = "(from report)";
+      tk.kind = "report";
+      tk.version = std::string(installed);
+      tk.version_source = source;
+      tk.active = true;
+      tk.active_because = {"DeepSpeed's op builder (the toolkit of CUDA_HOME or the nvcc on PATH)"};
+      out.facts.software.toolkits.push_back(std::move(tk));
+    }
+    if (looks_like_version(built)) {
+      auto& fw = report_framework(report_python(out.facts), "torch");
+      fw.cuda = std::string(built);
+      if (fw.source.empty()) fw.source = source;
+    }
+  }
+  // cuInit's (or cudaGetDeviceCount's) 804 on a GPU that forward compatibility does not support.
+  if (t.find(kError804) != std::string_view::npos) {
+    if (!out.facts.cuda) out.facts.cuda = CudaDriverApiFacts{};
+    out.facts.cuda->init_code = 804;
+    out.facts.cuda->init_name = "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
+    out.facts.cuda->init_message = "forward compatibility was attempted on non supported HW";
   }
 }
 

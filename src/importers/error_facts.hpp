@@ -9,7 +9,8 @@
 
 namespace gpucheck {
 
-// True when the line holds one of the forms read.
+// True when the line holds one of the forms read, or an error the rules
+// know that states no value ("no kernel image is available…").
 bool states_error_facts(std::string_view line);
 
 // Adds what the line states to `out`, citing `source`.

@@ -4,6 +4,7 @@
 // names, and each block reader on a small synthetic snippet (named so).
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -275,7 +276,8 @@ TEST_CASE("a paste of several outputs: blocks, lines, unread lines and conflicts
   CHECK(f.software.toolkits[0].version == "12.1.105");
   CHECK(f.software.gpu_env.at("CUDA_VISIBLE_DEVICES") == "0");
   // The text report says what it read, and what it did not understand.
-  const auto path = test::source_path("build/paste-test-mixed.txt");
+  test::TempDir dir;
+  const auto path = dir.str() + "/mixed.txt";
   {
     std::ofstream out(path);
     out << text;
