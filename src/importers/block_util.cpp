@@ -18,7 +18,7 @@ std::string key_name(std::string_view key) {
   std::string out;
   out.reserve(key.size());
   for (char c : key) {
-    if (c == '`' || c == '*' || c == '_') continue;
+    if (c == '`' || c == '*') continue;  // not '_': torch.__version__ keeps its underscores
     out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   }
   return std::string(trim(out));

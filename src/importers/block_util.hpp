@@ -22,7 +22,7 @@ std::optional<KeyText> key_text(std::string_view line, char sep = ':');
 // "- ", "* ", "+ " and Markdown emphasis around a line.
 std::string_view strip_bullet(std::string_view line);
 
-// Lower case, backticks and emphasis removed, inner spaces kept: the key as compared.
+// Lower case, backticks and asterisks removed, inner spaces kept: the key as compared.
 std::string key_name(std::string_view key);
 
 // Words tools print for "no value": N/A, None, Not Found, Could not collect, …

@@ -52,8 +52,9 @@ struct CollectEnvReport {
   // torch's own warning, printed above the report when the driver is older
   // than its CUDA. The number is cuDriverGetVersion's.
   std::optional<ReportValue> driver_too_old_found;
-  // The report is the end of the paste: its last GPU line may be cut short.
+  // The report is the end of the paste: its last line may be cut short.
   bool ends_paste = false;
+  int lines = 0;  // how many lines the report has
 };
 
 // Where a report's line N is in the paste: "NAME:(N + offset)".

@@ -162,7 +162,7 @@ std::vector<ReportGpuLine> report_gpus(const CollectEnvReport& r) {
 // when that name is the start of another GPU's, it is that GPU's name cut
 // short, not another model. Returns the full name, when exactly one fits.
 std::optional<std::string> cut_name(const CollectEnvReport& r, const std::vector<ReportGpuLine>& gpus, std::size_t i) {
-  if (!r.ends_paste || i + 1 != gpus.size() || gpus.size() < 2) return std::nullopt;
+  if (!r.ends_paste || i + 1 != gpus.size() || gpus.size() < 2 || gpus[i].line != r.lines) return std::nullopt;
   const auto& cut = gpus[i].name;
   std::optional<std::string> full;
   for (std::size_t k = 0; k + 1 < gpus.size(); ++k) {

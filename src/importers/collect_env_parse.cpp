@@ -250,6 +250,7 @@ CollectEnvReport parse_collect_env(std::string_view text) {
     }
     }
   }
+  r.lines = number;
   r.vllm = r.vllm_version.has_value() || r.vllm_build_flags.has_value();
 
   // torch's warning, which collect_env prints above its report when it

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kKnown =
     "gpucheck reads: gpucheck's own JSON (gpucheck probe --json, schema gpucheck.facts/1), and any text holding "
-    "PyTorch's or vLLM's collect_env, nvidia-smi (table, -q, -q -x, -L, --query-gpu CSV, topo -m), "
+    "PyTorch's or vLLM's collect_env, nvidia-smi, nvidia-smi -q, nvidia-smi -q -x, -L, --query-gpu CSV, topo -m, "
     "/proc/driver/nvidia/version, nvcc --version, pip list / pip freeze / conda list, torch's prints and "
     "torch.__config__.show(), environment variables, kernel log Xid lines, ldd / ldconfig -p, ds_report, "
     "transformers/accelerate/huggingface-cli/llamafactory-cli env, jax.print_environment_info(), rocminfo, "
@@ -134,18 +134,19 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     if (env.found_via.empty()) env.found_via = kinds;
   }
   add_report_notes(facts, name, report_words(reading));
-  // The paste's one whole report names it, beside lines of other kinds (a
-  // warning above a collect_env); two reports, or none, are a paste.
-  ReportFormat format = ReportFormat::paste;
-  int whole = 0;
+  // The paste's one kind of whole report names it, beside lines of other
+  // kinds (torch's warning inside a collect_env, which splits it in two
+  // blocks); two kinds, or none, are a paste.
+  std::optional<ReportFormat> format;
+  bool mixed = false;
   for (auto& b : reading.blocks)
     if (const auto f = format_of(b.kind); f != ReportFormat::paste) {
+      mixed = mixed || (format && *format != f);
       format = f;
-      ++whole;
     }
-  if (whole != 1) format = ReportFormat::paste;
+  if (mixed || !format) format = ReportFormat::paste;
   facts.report = std::move(reading);
-  return ImportedReport{format, std::move(facts)};
+  return ImportedReport{*format, std::move(facts)};
 }
 
 Result<ImportedReport> import_any(std::string_view text, std::string_view name_view) {

@@ -177,26 +177,21 @@ class Merger {
 
   // The partner of GPU `g` among `into`'s: the same UUID, the same bus id,
   // or the same index where one side numbers GPUs by their report index.
-  SmiGpu* partner(std::vector<SmiGpu>& gpus, const SmiGpu& g) {
-    for (auto& x : gpus)
-      if (x.uuid && g.uuid && *x.uuid == *g.uuid) return &x;
-    for (auto& x : gpus)
-      if (x.pci_bus_id == g.pci_bus_id) return &x;
-    const bool g_report = starts_with(g.pci_bus_id, "report:GPU");
-    if (g_report) {
+  SmiGpu* partner(std::vector<SmiGpu>& gpus, std::size_t before, const SmiGpu& g) {
+    for (std::size_t i = 0; i < before; ++i)
+      if (gpus[i].uuid && g.uuid && *gpus[i].uuid == *g.uuid) return &gpus[i];
+    for (std::size_t i = 0; i < before; ++i)
+      if (gpus[i].pci_bus_id == g.pci_bus_id) return &gpus[i];
+    if (starts_with(g.pci_bus_id, "report:GPU")) {
       const auto n = parse_int(g.pci_bus_id.substr(10));
-      if (n && *n >= 0 && static_cast<std::size_t>(*n) < gpus.size() && !starts_with(gpus[*n].pci_bus_id, "report:GPU") &&
+      if (n && *n >= 0 && static_cast<std::size_t>(*n) < before && !starts_with(gpus[*n].pci_bus_id, "report:GPU") &&
           !(gpus[*n].uuid && g.uuid))
         return &gpus[*n];
-    } else {
-      for (std::size_t i = 0; i < gpus.size(); ++i)
-        if (gpus[i].pci_bus_id == "report:GPU" + std::to_string(i) && !(gpus[i].uuid && g.uuid)) {
-          // Only a position not already joined to a real address.
-          bool taken = false;
-          for (auto& x : gpus) taken = taken || x.pci_bus_id == g.pci_bus_id;
-          if (!taken) return &gpus[i];
-        }
+      return nullptr;
     }
+    // A real bus id takes the report's index at its own position.
+    for (std::size_t i = 0; i < before; ++i)
+      if (gpus[i].pci_bus_id == "report:GPU" + std::to_string(i) && !(gpus[i].uuid && g.uuid)) return &gpus[i];
     return nullptr;
   }
 
@@ -213,8 +208,10 @@ class Merger {
     scalar(a.driver_version, b->driver_version, "nvidia_smi.driver_version", a.source, b->source);
     scalar(a.cuda_version, b->cuda_version, "nvidia_smi.cuda_version", a.source, b->source);
     if (!a.dtd) a.dtd = b->dtd;
+    // Partners are the GPUs of the blocks before: one block lists each GPU once.
+    const std::size_t before = a.gpus.size();
     for (auto& g : b->gpus) {
-      SmiGpu* x = partner(a.gpus, g);
+      SmiGpu* x = partner(a.gpus, before, g);
       if (!x) {
         a.gpus.push_back(g);
         continue;
@@ -238,11 +235,14 @@ class Merger {
   void software() {
     auto& a = into_.software;
     auto& b = from_.facts.software;
+    // Each list is matched against the blocks before this one only: one
+    // block states each of its items once.
+    const std::size_t toolkits_before = a.toolkits.size(), libraries_before = a.libraries.size();
     for (auto& t : b.toolkits) {
       CudaToolkit* active = nullptr;
       if (t.kind == "report" && t.active)
-        for (auto& x : a.toolkits)
-          if (x.kind == "report" && x.active) active = &x;
+        for (std::size_t i = 0; i < toolkits_before; ++i)
+          if (a.toolkits[i].kind == "report" && a.toolkits[i].active) active = &a.toolkits[i];
       if (!active) {
         a.toolkits.push_back(t);
         continue;
@@ -253,7 +253,8 @@ class Merger {
     }
     for (auto& l : b.libraries) {
       bool merged = false;
-      for (auto& x : a.libraries) {
+      for (std::size_t i = 0; i < libraries_before; ++i) {
+        auto& x = a.libraries[i];
         if (x.name != l.name || x.found_in != l.found_in || (x.library && l.library && *x.library != *l.library)) continue;
         scalar(x.version, l.version, "software.libraries." + l.name + " (" + l.found_in + ")", x.version_source.value_or(block_),
                l.version_source.value_or(block_));
@@ -273,10 +274,11 @@ class Merger {
     scalar(ra.amdgpu_module_version, rb.amdgpu_module_version, "software.rocm.amdgpu_module_version", block_, block_);
     scalar(ra.hip_version, rb.hip_version, "software.rocm.hip_version", block_, block_);
     if (!ra.smi) ra.smi = rb.smi;
+    const std::size_t nodes_before = ra.gpu_nodes.size();
     for (auto& n : rb.gpu_nodes) {
       KfdNode* x = nullptr;
-      for (auto& y : ra.gpu_nodes)
-        if (y.node == n.node) x = &y;
+      for (std::size_t i = 0; i < nodes_before; ++i)
+        if (ra.gpu_nodes[i].node == n.node) x = &ra.gpu_nodes[i];
       if (!x) {
         ra.gpu_nodes.push_back(n);
         continue;
@@ -319,7 +321,6 @@ class Merger {
       auto it = dists.find(key);
       if (it == dists.end()) {
         a.distributions.push_back(d);
-        dists.emplace(key, &a.distributions.back());
         continue;
       }
       std::optional<std::string> mine = it->second->version, theirs = d.version;

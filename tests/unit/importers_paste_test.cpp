@@ -257,7 +257,7 @@ TEST_CASE("a paste of several outputs: blocks, lines, unread lines and conflicts
   CHECK(f.report->unread[0].line == 1);
   // One GPU: the table's bus id joined with collect_env's GPU 0.
   CHECK(smi_names(f) == std::vector<std::string>{"NVIDIA A100-SXM4-80GB"});
-  CHECK(f.nvidia_smi->gpus[0].pci_bus_id == "00000000:07:00.0");
+  CHECK(f.nvidia_smi->gpus[0].pci_bus_id == "0000:07:00.0");
   CHECK(f.nvidia_smi->driver_version == "550.54.14");
   REQUIRE(f.report->conflicts.size() == 1);
   const auto& c = f.report->conflicts[0];
