@@ -104,7 +104,9 @@ static void read_more_error_facts_impl(std::string_view t, const std::string& so
 
 // Errors the matrix's rules explain that state no value: the paste still
 // shows them, and a block names them.
-constexpr std::array<std::string_view, 12> kKnownErrors{
+constexpr std::array<std::string_view, 16> kKnownErrors{
+    "Torch not compiled with CUDA enabled", "you must use the 'spawn' start method", "Unsupported gpu architecture",
+    "Your GPU's capability is ",
     "no kernel image is available for execution on the device", "invalid device function", "CUDA out of memory",
     "OutOfMemoryError", "CUDA driver version is insufficient", "Driver/library version mismatch",
     "Cannot re-initialize CUDA in forked subprocess", "Expected all tensors to be on the same device",
@@ -162,6 +164,12 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
       device(out, strip_gpu_word(head.substr(your + 5))).compute_capability = std::string(cc);
       out.where["cuda_driver_api.devices.compute_capability"] = source;
     }
+  }
+  // ComfyUI's "Your GPU's capability is 8.6." (no name)
+  if (const auto at = t.find("Your GPU's capability is "); at != std::string_view::npos) {
+    auto cc = first_word(t.substr(at + 25));
+    while (!cc.empty() && (cc.back() == '.' || cc.back() == ',')) cc.remove_suffix(1);
+    if (is_cc(cc)) device(out, "").compute_capability = std::string(cc);
   }
   // "Found GPU0 Tesla K80 which is of cuda capability 3.7."
   if (const auto at = t.find(kFoundGpu); at != std::string_view::npos) {
