@@ -44,7 +44,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
     }
     const auto kv = dotted(t);
     if (!kv) continue;
-    auto& env_for = [&]() -> PythonEnv& { return report_python(out.facts); }();
+    PythonEnv& env_for = report_python(out.facts);
     if (kv->key == "torch version" && looks_like_version(kv->value)) {
       auto& fw = report_framework(env_for, "torch");
       const auto parsed = torch_from_version(kv->value, p.at(k));

@@ -98,9 +98,63 @@ CudaDevice& numbered_device(BlockFacts& out, std::string_view after_gpu) {
   return out.facts.cuda->devices.back();
 }
 
-}  // namespace
-
-static void read_more_error_facts_impl(std::string_view t, const std::string& source, BlockFacts& out);
+// The forms of the libraries below torch: NVML, the allocator, DeepSpeed, the driver.
+void read_more_error_facts(std::string_view t, const std::string& source, BlockFacts& out) {
+  // NVML: "Failed to initialize NVML: Driver/library version mismatch" then "NVML library version: 550.107".
+  if (const auto at = t.find(kNvmlVersion); at != std::string_view::npos) {
+    auto v = first_word(t.substr(at + kNvmlVersion.size()));
+    while (!v.empty() && (v.back() == '.' || v.back() == '`')) v.remove_suffix(1);
+    if (looks_like_version(v)) {
+      out.facts.nvidia_driver.libnvidia_ml.soname = "libnvidia-ml.so.1";
+      out.facts.nvidia_driver.libnvidia_ml.version = std::string(v);
+      out.where["nvidia_driver.libnvidia_ml.version"] = source;
+    }
+  }
+  // torch's out-of-memory: "(GPU 0; 14.62 GiB total capacity; …)" before 2.1,
+  // "GPU 0 has a total capacity of 23.65 GiB of which …" after.
+  if (const auto at = t.find(kHasTotal); at != std::string_view::npos) {
+    const auto gpu = t.rfind("GPU ", at);
+    if (const auto bytes = gib_bytes(t.substr(at + kHasTotal.size())); bytes && gpu != std::string_view::npos)
+      numbered_device(out, t.substr(gpu + 4)).memory_bytes = bytes;
+  } else if (const auto cap = t.find(kTotalCapacity); cap != std::string_view::npos) {
+    const auto gpu = t.rfind("(GPU ", cap);
+    if (gpu != std::string_view::npos) {
+      const auto semi = t.find("; ", gpu);
+      if (semi != std::string_view::npos && semi < cap)
+        if (const auto bytes = gib_bytes(t.substr(semi + 2, cap - semi - 2))) numbered_device(out, t.substr(gpu + 5)).memory_bytes = bytes;
+    }
+  }
+  // DeepSpeed's op builder: "Installed CUDA version 12.2 does not match the
+  // version torch was compiled with 11.7": nvcc's toolkit, and torch's CUDA.
+  if (const auto at = t.find(kDsMismatch); at != std::string_view::npos) {
+    auto installed = first_word(t.substr(at + kDsMismatch.size()));
+    const auto with = t.find("torch was compiled with ", at);
+    auto built = with == std::string_view::npos ? std::string_view{} : first_word(t.substr(with + 24));
+    while (!built.empty() && (built.back() == ',' || built.back() == '.')) built.remove_suffix(1);
+    if (looks_like_version(installed)) {
+      CudaToolkit tk;
+      tk.root = "(from report)";
+      tk.kind = "report";
+      tk.version = std::string(installed);
+      tk.version_source = source;
+      tk.active = true;
+      tk.active_because = {"DeepSpeed's op builder (the toolkit of CUDA_HOME or the nvcc on PATH)"};
+      out.facts.software.toolkits.push_back(std::move(tk));
+    }
+    if (looks_like_version(built)) {
+      auto& fw = report_framework(report_python(out.facts), "torch");
+      fw.cuda = std::string(built);
+      if (fw.source.empty()) fw.source = source;
+    }
+  }
+  // cuInit's (or cudaGetDeviceCount's) 804 on a GPU that forward compatibility does not support.
+  if (t.find(kError804) != std::string_view::npos) {
+    if (!out.facts.cuda) out.facts.cuda = CudaDriverApiFacts{};
+    out.facts.cuda->init_code = 804;
+    out.facts.cuda->init_name = "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
+    out.facts.cuda->init_message = "forward compatibility was attempted on non supported HW";
+  }
+}
 
 // Errors the matrix's rules explain that state no value: the paste still
 // shows them, and a block names them.
@@ -112,6 +166,8 @@ constexpr std::array<std::string_view, 16> kKnownErrors{
     "Cannot re-initialize CUDA in forked subprocess", "Expected all tensors to be on the same device",
     "is only supported on GPUs with compute capability", "CUDA_HOME does not exist", "Found no NVIDIA driver on your system",
     "CUDA_ERROR_NO_DEVICE"};
+
+}  // namespace
 
 bool states_error_facts(std::string_view line) {
   for (auto m : kMarkers)
@@ -228,64 +284,7 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
       if (fw.source.empty()) fw.source = source;
     }
   }
-  read_more_error_facts_impl(t, source, out);
-}
-
-static void read_more_error_facts_impl(std::string_view t, const std::string& source, BlockFacts& out) {
-  // NVML: "Failed to initialize NVML: Driver/library version mismatch" then "NVML library version: 550.107".
-  if (const auto at = t.find(kNvmlVersion); at != std::string_view::npos) {
-    auto v = first_word(t.substr(at + kNvmlVersion.size()));
-    while (!v.empty() && (v.back() == '.' || v.back() == '`')) v.remove_suffix(1);
-    if (looks_like_version(v)) {
-      out.facts.nvidia_driver.libnvidia_ml.soname = "libnvidia-ml.so.1";
-      out.facts.nvidia_driver.libnvidia_ml.version = std::string(v);
-      out.where["nvidia_driver.libnvidia_ml.version"] = source;
-    }
-  }
-  // torch's out-of-memory: "(GPU 0; 14.62 GiB total capacity; …)" before 2.1,
-  // "GPU 0 has a total capacity of 23.65 GiB of which …" after.
-  if (const auto at = t.find(kHasTotal); at != std::string_view::npos) {
-    const auto gpu = t.rfind("GPU ", at);
-    if (const auto bytes = gib_bytes(t.substr(at + kHasTotal.size())); bytes && gpu != std::string_view::npos)
-      numbered_device(out, t.substr(gpu + 4)).memory_bytes = bytes;
-  } else if (const auto cap = t.find(kTotalCapacity); cap != std::string_view::npos) {
-    const auto gpu = t.rfind("(GPU ", cap);
-    if (gpu != std::string_view::npos) {
-      const auto semi = t.find("; ", gpu);
-      if (semi != std::string_view::npos && semi < cap)
-        if (const auto bytes = gib_bytes(t.substr(semi + 2, cap - semi - 2))) numbered_device(out, t.substr(gpu + 5)).memory_bytes = bytes;
-    }
-  }
-  // DeepSpeed's op builder: "Installed CUDA version 12.2 does not match the
-  // version torch was compiled with 11.7": nvcc's toolkit, and torch's CUDA.
-  if (const auto at = t.find(kDsMismatch); at != std::string_view::npos) {
-    auto installed = first_word(t.substr(at + kDsMismatch.size()));
-    const auto with = t.find("torch was compiled with ", at);
-    auto built = with == std::string_view::npos ? std::string_view{} : first_word(t.substr(with + 24));
-    while (!built.empty() && (built.back() == ',' || built.back() == '.')) built.remove_suffix(1);
-    if (looks_like_version(installed)) {
-      CudaToolkit tk;
-      tk.root = "(from report)";
-      tk.kind = "report";
-      tk.version = std::string(installed);
-      tk.version_source = source;
-      tk.active = true;
-      tk.active_because = {"DeepSpeed's op builder (the toolkit of CUDA_HOME or the nvcc on PATH)"};
-      out.facts.software.toolkits.push_back(std::move(tk));
-    }
-    if (looks_like_version(built)) {
-      auto& fw = report_framework(report_python(out.facts), "torch");
-      fw.cuda = std::string(built);
-      if (fw.source.empty()) fw.source = source;
-    }
-  }
-  // cuInit's (or cudaGetDeviceCount's) 804 on a GPU that forward compatibility does not support.
-  if (t.find(kError804) != std::string_view::npos) {
-    if (!out.facts.cuda) out.facts.cuda = CudaDriverApiFacts{};
-    out.facts.cuda->init_code = 804;
-    out.facts.cuda->init_name = "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
-    out.facts.cuda->init_message = "forward compatibility was attempted on non supported HW";
-  }
+  read_more_error_facts(t, source, out);
 }
 
 bool add_message_facts(Facts& facts, std::string_view message) {

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "facts/facts.hpp"
-#include "importers/import_report.hpp"
 
 namespace gpucheck {
 
