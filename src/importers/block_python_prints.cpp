@@ -203,7 +203,8 @@ Opens opens(const PasteText& p, std::size_t i) {
 
 bool continues(const PasteText& p, std::size_t, std::size_t i) {
   const auto t = p.trimmed(i);
-  if (!repl_input(t).empty() || labelled(t) || !arch_list(t).empty()) return true;
+  // Any "name = value" print between the ones read ("cudart = <module …>").
+  if (!repl_input(t).empty() || labelled(t) || !arch_list(t).empty() || key_text(t, '=')) return true;
   // A REPL answer: the line under an input.
   return i > 0 && !repl_input(p.trimmed(i - 1)).empty() && !t.empty();
 }

@@ -352,6 +352,14 @@ TEST_CASE("block readers: packages, prints, torch config, env, Xid, ldd (synthet
   CHECK(deep(arch, "torch")->arch_list.size() == 7);
   CHECK(framework(arch, "torch")->version == "2.6.0+cu124");
 
+  // A ROCm build's torch.cuda answers HIP's: (10, 3) is no compute capability.
+  const Facts rocm = paste("torch version = 2.2.1+rocm5.7\ncuda available = True\ncudart = <module 'torch._C._cudart'>\ncapability = (10, 3)\n");
+  CHECK(framework(rocm, "torch")->hip == "5.7");
+  CHECK(!rocm.cuda);
+  REQUIRE(rocm.report);
+  CHECK(rocm.report->blocks.size() == 1);
+  CHECK(rocm.report->unread_total == 1);  // the cudart line
+
   const Facts cfg = paste("PyTorch built with:\n  - GCC 9.3\n  - CUDA Runtime 12.1\n  - CuDNN 8.9.2\n"
                           "  - NVCC architecture flags: -gencode;arch=compute_80,code=sm_80;-gencode;arch=compute_90,code=sm_90\n"
                           "  - Build settings: BLAS_INFO=mkl, CUDA_VERSION=12.1, TORCH_VERSION=2.1.0, USE_CUDA=ON\n");
