@@ -10,11 +10,14 @@ namespace gpucheck {
 
 namespace {
 
+bool banner(std::string_view t) {
+  return starts_with(t, "DeepSpeed C++/CUDA extension op report") || starts_with(t, "DeepSpeed general environment info");
+}
+
+// The banner, or the rule of dashes above it.
 Opens opens(const PasteText& p, std::size_t i) {
   const auto t = p.trimmed(i);
-  return starts_with(t, "DeepSpeed C++/CUDA extension op report") || starts_with(t, "DeepSpeed general environment info")
-             ? Opens::surely
-             : Opens::no;
+  return banner(t) || (starts_with(t, "-----") && banner(p.trimmed(i + 1))) ? Opens::surely : Opens::no;
 }
 
 bool continues(const PasteText& p, std::size_t, std::size_t i) {

@@ -68,7 +68,9 @@ Opens opens(const PasteText& p, std::size_t i) {
 bool continues(const PasteText& p, std::size_t, std::size_t i) {
   const auto t = p.trimmed(i);
   // accelerate's config below its "- `Accelerate` default config:" is indented bullets.
-  return bullet(t) || known_line(t).has_value() || (!t.empty() && p.lines[i].front() == '\t');
+  // Indented lines below a bullet are its value's (accelerate's "default config:").
+  return bullet(t) || known_line(t).has_value() ||
+         (!t.empty() && (p.lines[i].front() == '\t' || p.lines[i].front() == ' ') && !is_prose(t));
 }
 
 // "Linux-5.15.0-91-generic-x86_64-with-glibc2.35" -> kernel "5.15.0-91-generic", machine "x86_64".
