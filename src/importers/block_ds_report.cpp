@@ -22,9 +22,9 @@ Opens opens(const PasteText& p, std::size_t i) {
 
 bool continues(const PasteText& p, std::size_t, std::size_t i) {
   const auto t = p.trimmed(i);
-  return t.empty() || starts_with(t, "---") || t.find(" ..") != std::string_view::npos || starts_with(t, "[WARNING]") ||
+  return t.empty() || banner(t) || starts_with(t, "---") || t.find(" ..") != std::string_view::npos || starts_with(t, "[WARNING]") ||
          starts_with(t, "NOTE:") || starts_with(t, "JIT compiled ops") || starts_with(t, "op name") ||
-         starts_with(t, "DeepSpeed general environment info") || (p.lines[i].front() == ' ' && !is_prose(t)) ||
+         (p.lines[i].front() == ' ' && !is_prose(t)) ||
          starts_with(t, "meet the required") || starts_with(t, "runtime if needed");
 }
 
