@@ -158,7 +158,8 @@ void read_more_error_facts(std::string_view t, const std::string& source, BlockF
 
 // Errors the matrix's rules explain that state no value: the paste still
 // shows them, and a block names them.
-constexpr std::array<std::string_view, 16> kKnownErrors{
+constexpr std::array<std::string_view, 18> kKnownErrors{
+    "bf16 mixed precision requires PyTorch >= 1.10 and a supported device", "requirement error: unsatisfied condition: cuda",
     "Torch not compiled with CUDA enabled", "you must use the 'spawn' start method", "Unsupported gpu architecture",
     "Your GPU's capability is ",
     "no kernel image is available for execution on the device", "invalid device function", "CUDA out of memory",
