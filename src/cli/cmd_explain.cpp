@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "importers/error_facts.hpp"
 #include "report/advice_report.hpp"
 #include "rules/fact_view.hpp"
 #include "util/json_text.hpp"
@@ -23,7 +24,11 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action) 
       std::string origin;
       auto loaded = load_knowledge_and_facts(g, g.probe_options(), &origin);
       if (!loaded) return kExitUsage;
-      const auto subjects = build_subjects(loaded->facts, loaded->knowledge.matrix);
+      Facts& facts = loaded->facts;
+      // What the message itself states (a GPU and its compute capability, a
+      // driver's CUDA version) is evidence beside the facts.
+      if (add_message_facts(facts, *message)) origin += " and the message";
+      const auto subjects = build_subjects(facts, loaded->knowledge.matrix);
       const auto e = explain(*message, loaded->knowledge.rules, subjects);
       if (*json) {
         auto j = explanations_json(*message, e);

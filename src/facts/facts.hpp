@@ -315,6 +315,42 @@ struct SoftwareFacts {
   std::optional<std::string> cuda_compat;      // the cuda-compat libcuda in use, when one is
 };
 
+// What `--from` read from a paste (docs/report-formats.md, "Reading a
+// paste"): the blocks it recognised, the lines it did not understand, and
+// the values two blocks stated differently. Absent for probed hosts.
+struct ReportBlock {
+  std::string kind;                 // "collect_env", "nvidia-smi -q", "pip list", …
+  int first_line = 0, last_line = 0;  // 1-based, inclusive
+  std::optional<std::string> note;  // what the report should say of it ("Iluvatar's ixsmi: not NVIDIA")
+};
+
+struct ReportLine {
+  int line = 0;
+  std::string text;
+};
+
+struct ReportStatement {
+  std::string value;
+  std::string source;  // "report.txt:12"
+};
+
+// One fact the paste states twice with different values; the facts keep the
+// first, the finding names both.
+struct ReportConflict {
+  std::string fact;  // "nvidia_smi.driver_version"
+  std::vector<ReportStatement> values;
+};
+
+struct ReportReading {
+  std::string name;  // the file ("<stdin>")
+  std::vector<ReportBlock> blocks;
+  std::vector<ReportLine> unread;  // the first lines not understood (at most kReportUnreadShown)
+  int unread_total = 0;            // all of them
+  std::vector<ReportConflict> conflicts;
+};
+
+inline constexpr int kReportUnreadShown = 20;
+
 struct Facts {
   // Read from another tool's report (--from), not probed: what the report
   // does not list (a GPU count of zero, no NVSwitch) is unknown, not absent.
@@ -328,6 +364,7 @@ struct Facts {
   KernelLogFacts kernel_log;
   SoftwareFacts software;
   std::optional<KernelFacts> kernels;  // `gpucheck kernels` / `check --kernels` only
+  std::optional<ReportReading> report;  // `--from` a paste only
   std::vector<Note> notes;
 };
 

@@ -113,6 +113,23 @@ J to_json(const Note& n) {
            {"detail", n.problem.detail}};
 }
 
+J to_json(const ReportReading& r) {
+  J blocks = J::array(), unread = J::array(), conflicts = J::array();
+  for (auto& b : r.blocks)
+    blocks.push_back({{"kind", b.kind}, {"first_line", b.first_line}, {"last_line", b.last_line}, {"note", opt(b.note)}});
+  for (auto& l : r.unread) unread.push_back({{"line", l.line}, {"text", l.text}});
+  for (auto& c : r.conflicts) {
+    J values = J::array();
+    for (auto& v : c.values) values.push_back({{"value", v.value}, {"source", v.source}});
+    conflicts.push_back({{"fact", c.fact}, {"values", std::move(values)}});
+  }
+  return J{{"name", r.name},
+           {"blocks", std::move(blocks)},
+           {"unread", std::move(unread)},
+           {"unread_total", r.unread_total},
+           {"conflicts", std::move(conflicts)}};
+}
+
 J to_json(const Facts& f) {
   J j;
   j["schema"] = kFactsSchema;
@@ -155,6 +172,8 @@ J to_json(const Facts& f) {
   j["kernel_log"] = {{"read", f.kernel_log.read}, {"xid_events", std::move(xids)}, {"source", f.kernel_log.source}};
   j["software"] = to_json(f.software);
   j["kernels"] = f.kernels ? to_json(*f.kernels) : J(nullptr);
+  // Only facts read from a paste have it: a probed host's JSON is unchanged.
+  if (f.report) j["report"] = to_json(*f.report);
   j["notes"] = J::array();
   for (auto& n : f.notes) j["notes"].push_back(to_json(n));
   // A host's bytes need not be UTF-8 (a sysfs file, an environment

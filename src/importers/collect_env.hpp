@@ -52,17 +52,39 @@ struct CollectEnvReport {
   // torch's own warning, printed above the report when the driver is older
   // than its CUDA. The number is cuDriverGetVersion's.
   std::optional<ReportValue> driver_too_old_found;
+  // The report is the end of the paste: its last line may be cut short.
+  bool ends_paste = false;
+  int lines = 0;  // how many lines the report has
+};
+
+// Where a report's line N is in the paste: "NAME:(N + offset)".
+struct LineSource {
+  std::string name;
+  int offset = 0;
+  std::string operator()(int line) const { return name + ":" + std::to_string(line + offset); }
 };
 
 // True when the text holds collect_env's first key line ("PyTorch version:").
 bool looks_like_collect_env(std::string_view text);
 bool looks_like_vllm_collect_env(std::string_view text);
 
+// One of collect_env's keys ("Is debug build", "cuDNN version", …), as a
+// trimmed line's key, after the line normalisation the parser applies.
+bool is_collect_env_key(std::string_view line);
+// The line opens a report: its banner, "PyTorch version", the library list's
+// heading (a report whose first half was cut off), vLLM's section rule.
+bool opens_collect_env(std::string_view line);
+
 // Never fails on text that looks_like_collect_env; lines it does not know are skipped.
 CollectEnvReport parse_collect_env(std::string_view text);
 
-// The report as Facts. `label` prefixes every source ("collect_env: line 12");
-// `name` (the file) is where the notes on what the report lacks point.
-Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, const std::string& name);
+// The GPU library an NVIDIA wheel carries ("nvidia-cudnn-cu12" -> "cudnn"),
+// as the probe names it; nullopt for any other distribution.
+std::optional<std::string> wheel_library(const std::string& dist);
+
+// The report as Facts. `at` names each line's place in the paste
+// ("report.txt:12"); `label` ("collect_env", "vllm collect_env") is how the
+// Python environment was found.
+Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, const LineSource& at);
 
 }  // namespace gpucheck

@@ -4,7 +4,6 @@
 #include <array>
 
 #include "importers/collect_env.hpp"
-#include "importers/report_notes.hpp"
 #include "matrix/platform_knowledge.hpp"
 #include "parse/conda_build.hpp"
 #include "parse/library_name.hpp"
@@ -25,10 +24,9 @@ std::optional<std::string> known(const std::optional<ReportValue>& v) {
   return v->text;
 }
 
-std::string at(const std::string& label, int line) { return label + ": line " + std::to_string(line); }
 
 // "Ubuntu 22.04.4 LTS (x86_64)": collect_env appends the machine since 1.8.
-void map_os(const CollectEnvReport& r, const std::string& label, SystemFacts& s) {
+void map_os(const CollectEnvReport& r, const LineSource& at, SystemFacts& s) {
   auto os = known(r.os);
   if (!os) return;
   static constexpr std::array kMachines{"x86_64", "aarch64", "arm64", "ppc64le", "s390x", "AMD64", "i386", "i686"};
@@ -41,7 +39,7 @@ void map_os(const CollectEnvReport& r, const std::string& label, SystemFacts& s)
     }
   }
   s.os.pretty_name = *os;
-  s.os.source = at(label, r.os->line);
+  s.os.source = at(r.os->line);
 }
 
 // "3.10.12 (main, …) [GCC 11.4.0] (64-bit runtime)", "3.8 (64-bit runtime)", "3.7".
@@ -54,11 +52,11 @@ std::optional<std::string> python_version(const CollectEnvReport& r) {
   return head;
 }
 
-FrameworkBuild torch_build(const CollectEnvReport& r, const std::string& label, const std::string& version) {
+FrameworkBuild torch_build(const CollectEnvReport& r, const LineSource& at, const std::string& version) {
   FrameworkBuild f;
   f.name = "torch";
   f.version = version;
-  f.source = at(label, r.torch_version->line);
+  f.source = at(r.torch_version->line);
   if (auto plus = version.find('+'); plus != std::string::npos) f.local_tag = version.substr(plus + 1);
   f.cuda = known(r.cuda_build);
   f.hip = known(r.rocm_build);
@@ -92,21 +90,7 @@ std::string_view without_cuda_suffix(std::string_view wheel) {
   return wheel.substr(0, cu);
 }
 
-// NVIDIA's library wheels (matrix/libraries.json), by the library they carry
-// (as the probe names them); a metapackage carries none. A report's wheel
-// matches by its name without the CUDA major, with any "-cuNN" or none:
-// "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", and CUDA 13's unsuffixed names.
-std::optional<std::string> wheel_library(const std::string& dist) {
-  const auto n = normalize_dist_name(dist);
-  for (const auto& lib : library_wheel_table())
-    for (const auto& wheel : lib.wheels) {
-      const std::string w(without_cuda_suffix(wheel));
-      if (n == w || (starts_with(n, w + "-cu") && n.find('-', w.size() + 1) == std::string::npos)) return lib.library;
-    }
-  return std::nullopt;
-}
-
-void map_cudnn(const CollectEnvReport& r, const std::string& label, SoftwareFacts& s) {
+void map_cudnn(const CollectEnvReport& r, const LineSource& at, SoftwareFacts& s) {
   auto add_path = [&](const std::string& path, int line) {
     const auto base = path.substr(path.find_last_of("/\\") + 1);
     if (!starts_with(base, "libcudnn.so") && !starts_with(base, "cudnn64_") && !starts_with(base, "libcudnn."))
@@ -114,7 +98,7 @@ void map_cudnn(const CollectEnvReport& r, const std::string& label, SoftwareFact
     LibraryInstall l;
     l.name = "cudnn";
     l.version = library_version_from_name(path, "libcudnn.so");
-    if (l.version) l.version_source = at(label, line);
+    if (l.version) l.version_source = at(line);
     l.library = path;
     l.found_in = path.substr(0, path.find_last_of("/\\"));
     s.libraries.push_back(std::move(l));
@@ -123,13 +107,13 @@ void map_cudnn(const CollectEnvReport& r, const std::string& label, SoftwareFact
     if (starts_with(*v, "/") || (v->size() > 2 && (*v)[1] == ':')) {
       add_path(*v, r.cudnn->line);
     } else if (Version::parse(*v)) {
-      s.libraries.push_back(LibraryInstall{"cudnn", *v, at(label, r.cudnn->line), std::nullopt, "(from report)"});
+      s.libraries.push_back(LibraryInstall{"cudnn", *v, at(r.cudnn->line), std::nullopt, "(from report)"});
     }
   }
   for (auto& c : r.cudnn_candidates) add_path(c.text, c.line);
 }
 
-PythonEnv python_env(const CollectEnvReport& r, const std::string& label) {
+PythonEnv python_env(const CollectEnvReport& r, const std::string& label, const LineSource& at) {
   PythonEnv e;
   e.interpreter = "(from report)";
   e.kind = "report";
@@ -140,16 +124,16 @@ PythonEnv python_env(const CollectEnvReport& r, const std::string& label) {
     Distribution d;
     d.name = p.name;
     d.version = p.version;
-    d.source = at(label, p.line);
+    d.source = at(p.line);
     d.installer = p.manager == "conda" ? "conda" : "pip";
     e.distributions.push_back(std::move(d));
   }
-  if (auto v = known(r.torch_version)) e.frameworks.push_back(torch_build(r, label, *v));
+  if (auto v = known(r.torch_version)) e.frameworks.push_back(torch_build(r, at, *v));
   if (auto v = known(r.vllm_version)) {
     FrameworkBuild f;
     f.name = "vllm";
     f.version = v->substr(0, v->find('@'));  // "0.5.4@4db5176d…": the commit it was built from
-    f.source = at(label, r.vllm_version->line);
+    f.source = at(r.vllm_version->line);
     e.frameworks.push_back(std::move(f));
   }
   // collect_env imports torch: "Is CUDA available" is torch's own answer,
@@ -174,44 +158,76 @@ std::vector<ReportGpuLine> report_gpus(const CollectEnvReport& r) {
   return gpus;
 }
 
+// A paste cut inside its last GPU line ("GPU 7: NVIDIA H1") names no model:
+// when that name is the start of another GPU's, it is that GPU's name cut
+// short, not another model. Returns the full name, when exactly one fits.
+std::optional<std::string> cut_name(const CollectEnvReport& r, const std::vector<ReportGpuLine>& gpus, std::size_t i) {
+  if (!r.ends_paste || i + 1 != gpus.size() || gpus.size() < 2 || gpus[i].line != r.lines) return std::nullopt;
+  const auto& cut = gpus[i].name;
+  std::optional<std::string> full;
+  for (std::size_t k = 0; k + 1 < gpus.size(); ++k) {
+    const auto& other = gpus[k].name;
+    if (other.size() <= cut.size() || other.compare(0, cut.size(), cut) != 0) continue;
+    if (full && *full != other) return std::nullopt;
+    full = other;
+  }
+  return full;
+}
+
 // A ROCm build's collect_env appends the GPU's gfx target id to its name:
 // "AMD Radeon RX 5700 XT (gfx1010:xnack-)". Returns {name, target}.
-std::optional<std::pair<std::string, std::string>> amd_gpu(const std::string& name) {
+std::optional<std::pair<std::string, std::string>> gfx_suffix(const std::string& name) {
   const auto open = name.rfind(" (gfx");
   if (open == std::string::npos || name.back() != ')') return std::nullopt;
   return std::make_pair(name.substr(0, open), name.substr(open + 2, name.size() - open - 3));
 }
 
-std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::vector<ReportGpuLine>& gpus, const std::string& label) {
+// An AMD GPU: its gfx suffix, or a ROCm build's device (releases before
+// 2.2 print no suffix: "AMD Radeon RX 6750 XT", "Device 66a1"). A ROCm
+// build names only AMD GPUs (torch.cuda.get_device_name is HIP's there);
+// a line with an NVIDIA UUID came from nvidia-smi -L, collect_env's
+// fallback when torch sees no GPU.
+bool amd_gpu(const CollectEnvReport& r, const ReportGpuLine& g) {
+  if (gfx_suffix(g.name)) return true;
+  if (starts_with(g.name, "AMD ") || starts_with(g.name, "Radeon")) return true;
+  const bool rocm_build = known(r.rocm_build).has_value() && !known(r.cuda_build);
+  return rocm_build && !g.uuid;
+}
+
+std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::vector<ReportGpuLine>& gpus, const LineSource& at) {
   NvidiaSmiFacts s;
   s.driver_version = known(r.driver_version);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
-    if (amd_gpu(gpus[i].name)) continue;
+    if (amd_gpu(r, gpus[i])) continue;
     SmiGpu g;
     // No PCI address in the report: a stable placeholder that names the GPU's
     // index, so findings can still point at "GPU 2" (docs/report-formats.md).
     g.pci_bus_id = "report:GPU" + std::to_string(gpus[i].index.value_or(static_cast<int>(i)));
-    g.product_name = gpus[i].name;
+    g.product_name = cut_name(r, gpus, i).value_or(gpus[i].name);
     g.uuid = gpus[i].uuid;
     s.gpus.push_back(std::move(g));
   }
   if (!s.driver_version && s.gpus.empty()) return std::nullopt;
   const int line = r.gpu_models ? r.gpu_models->line : (r.driver_version ? r.driver_version->line : 0);
-  s.source = at(label, line);
+  s.source = at(line);
   return s;
 }
 
 // AMD GPUs stand in for KFD nodes, numbered by the report's GPU index.
-std::vector<KfdNode> kfd_nodes(const std::vector<ReportGpuLine>& gpus, const std::string& label) {
+std::vector<KfdNode> kfd_nodes(const CollectEnvReport& r, const std::vector<ReportGpuLine>& gpus, const LineSource& at) {
   std::vector<KfdNode> out;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const auto amd = amd_gpu(gpus[i].name);
-    if (!amd) continue;
+    if (!amd_gpu(r, gpus[i])) continue;
     KfdNode n;
     n.node = gpus[i].index.value_or(static_cast<int>(i));
-    n.name = amd->first;
-    n.gfx_target = amd->second;
-    n.source = at(label, gpus[i].line);
+    const auto name = cut_name(r, gpus, i).value_or(gpus[i].name);
+    if (const auto gfx = gfx_suffix(name)) {
+      n.name = gfx->first;
+      n.gfx_target = gfx->second;
+    } else {
+      n.name = name;
+    }
+    n.source = at(gpus[i].line);
     out.push_back(std::move(n));
   }
   return out;
@@ -219,11 +235,25 @@ std::vector<KfdNode> kfd_nodes(const std::vector<ReportGpuLine>& gpus, const std
 
 }  // namespace
 
-Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, const std::string& name) {
+// NVIDIA's library wheels (matrix/libraries.json), by the library they carry
+// (as the probe names them); a metapackage carries none. A report's wheel
+// matches by its name without the CUDA major, with any "-cuNN" or none:
+// "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", and CUDA 13's unsuffixed names.
+std::optional<std::string> wheel_library(const std::string& dist) {
+  const auto n = normalize_dist_name(dist);
+  for (const auto& lib : library_wheel_table())
+    for (const auto& wheel : lib.wheels) {
+      const std::string w(without_cuda_suffix(wheel));
+      if (n == w || (starts_with(n, w + "-cu") && n.find('-', w.size() + 1) == std::string::npos)) return lib.library;
+    }
+  return std::nullopt;
+}
+
+Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, const LineSource& at) {
   Facts f;
-  map_os(r, label, f.system);
+  map_os(r, at, f.system);
   const auto gpus = report_gpus(r);
-  f.nvidia_smi = smi(r, gpus, label);
+  f.nvidia_smi = smi(r, gpus, at);
 
   auto& sw = f.software;
   if (auto v = known(r.cuda_runtime)) {
@@ -231,24 +261,24 @@ Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, con
     t.root = "(from report)";
     t.kind = "report";
     t.version = *v;
-    t.version_source = at(label, r.cuda_runtime->line);
+    t.version_source = at(r.cuda_runtime->line);
     t.active = true;
     t.active_because = {"collect_env reports the nvcc first on PATH"};
     sw.toolkits.push_back(std::move(t));
   }
-  map_cudnn(r, label, sw);
+  map_cudnn(r, at, sw);
   if (auto v = known(r.miopen_runtime))
-    sw.libraries.push_back(LibraryInstall{"miopen", *v, at(label, r.miopen_runtime->line), std::nullopt, "(from report)"});
+    sw.libraries.push_back(LibraryInstall{"miopen", *v, at(r.miopen_runtime->line), std::nullopt, "(from report)"});
   for (auto& p : r.packages)
     if (p.manager != "conda")
       if (auto lib = wheel_library(p.name))
-        sw.libraries.push_back(LibraryInstall{*lib, p.version, at(label, p.line), std::nullopt, "pip (from report)"});
+        sw.libraries.push_back(LibraryInstall{*lib, p.version, at(p.line), std::nullopt, "pip (from report)"});
   sw.rocm.hip_version = known(r.hip_runtime);
-  sw.rocm.gpu_nodes = kfd_nodes(gpus, label);
+  sw.rocm.gpu_nodes = kfd_nodes(r, gpus, at);
   if (auto v = known(r.rocm_version))
-    sw.rocm.installs.push_back(RocmInstall{"(from report)", *v, at(label, r.rocm_version->line), true});
+    sw.rocm.installs.push_back(RocmInstall{"(from report)", *v, at(r.rocm_version->line), true});
 
-  if (r.torch_version || r.python_version || !r.packages.empty()) sw.python.push_back(python_env(r, label));
+  if (r.torch_version || r.python_version || !r.packages.empty()) sw.python.push_back(python_env(r, label, at));
 
   if (r.driver_too_old_found)
     if (auto n = parse_int(r.driver_too_old_found->text)) {
@@ -259,14 +289,19 @@ Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, con
       f.cuda = std::move(c);
     }
 
-  add_report_notes(f, name, "a collect_env report");
+  if (!gpus.empty())
+    if (auto full = cut_name(r, gpus, gpus.size() - 1))
+      f.notes.push_back(Note{"report", "GPU models",
+                             Problem{Reason::malformed, at(gpus.back().line),
+                                     "the paste ends inside this line (\"" + gpus.back().name + "\"): read as " + *full +
+                                         ", the GPU whose name it begins"}});
   if (r.gpu_models && !known(r.gpu_models) && r.gpus.empty())
     f.notes.push_back(Note{"report", "GPU models",
-                           Problem{Reason::not_recorded, at(label, r.gpu_models->line),
+                           Problem{Reason::not_recorded, at(r.gpu_models->line),
                                    "the report says \"" + r.gpu_models->text + "\""}});
   if (r.driver_version && !known(r.driver_version))
     f.notes.push_back(Note{"report", "NVIDIA driver version",
-                           Problem{Reason::not_recorded, at(label, r.driver_version->line),
+                           Problem{Reason::not_recorded, at(r.driver_version->line),
                                    "the report says \"" + r.driver_version->text + "\""}});
   return f;
 }

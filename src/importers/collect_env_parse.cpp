@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <regex>
 
 #include "importers/collect_env.hpp"
 #include "util/strings.hpp"
@@ -109,9 +108,83 @@ std::optional<ReportPackage> package_line(std::string_view line, int number) {
 
 enum class Block { none, gpus, cudnn, packages, skipped };
 
+using Field = std::optional<ReportValue> CollectEnvReport::*;
+const std::array<std::pair<std::string_view, Field>, 24> kKeys{{
+    {"PyTorch version", &CollectEnvReport::torch_version},
+    {"Is debug build", &CollectEnvReport::debug_build},
+    {"CUDA used to build PyTorch", &CollectEnvReport::cuda_build},
+    {"ROCM used to build PyTorch", &CollectEnvReport::rocm_build},
+    {"OS", &CollectEnvReport::os},
+    {"GCC version", &CollectEnvReport::gcc},
+    {"Clang version", &CollectEnvReport::clang},
+    {"CMake version", &CollectEnvReport::cmake},
+    {"Libc version", &CollectEnvReport::libc},
+    {"Python version", &CollectEnvReport::python_version},
+    {"Python platform", &CollectEnvReport::python_platform},
+    {"Is CUDA available", &CollectEnvReport::cuda_available},
+    {"CUDA runtime version", &CollectEnvReport::cuda_runtime},
+    {"CUDA_MODULE_LOADING set to", &CollectEnvReport::cuda_module_loading},
+    {"GPU models and configuration", &CollectEnvReport::gpu_models},
+    {"Nvidia driver version", &CollectEnvReport::driver_version},
+    {"cuDNN version", &CollectEnvReport::cudnn},
+    {"HIP runtime version", &CollectEnvReport::hip_runtime},
+    {"MIOpen runtime version", &CollectEnvReport::miopen_runtime},
+    {"Is XNNPACK available", &CollectEnvReport::xnnpack},
+    {"vLLM Version", &CollectEnvReport::vllm_version},
+    {"vLLM Build Flags", &CollectEnvReport::vllm_build_flags},
+    {"ROCM Version", &CollectEnvReport::rocm_version},
+    {"Neuron SDK Version", nullptr},
+}};
+
+// Lines a terminal or a web page glued together: "ROCM used to build
+// PyTorch: N/AOS: Ubuntu 22.04", "GPU 7: NVIDIA H100 80GB HBM3Nvidia driver
+// version: 535.216.01" (pytorch/pytorch#139298 as stored). A key glued to
+// the end of a key line's value starts a line of its own.
+std::vector<std::string> unglue(std::string line) {
+  std::vector<std::string> out;
+  for (;;) {
+    std::size_t cut = std::string::npos;
+    const auto colon = line.find(':');
+    if (colon != std::string::npos)
+      for (auto& [key, field] : kKeys) {
+        const std::string marker = std::string(key) + ":";
+        for (auto at = line.find(marker, colon + 1); at != std::string::npos; at = line.find(marker, at + 1))
+          if (at > colon + 1 && line[at - 1] != ' ' && line[at - 1] != '\t' && at < cut) {
+            cut = at;
+            break;
+          }
+      }
+    if (cut == std::string::npos) break;
+    out.push_back(line.substr(0, cut));
+    line.erase(0, cut);
+  }
+  out.push_back(std::move(line));
+  return out;
+}
+
+
 }  // namespace
 
 bool looks_like_collect_env(std::string_view text) { return is_key_line(text, "PyTorch version"); }
+
+bool is_collect_env_key(std::string_view raw) {
+  const std::string line = normalise_line(raw);
+  const auto kv = split_key(line);
+  if (!kv) return false;
+  for (auto& [key, field] : kKeys)
+    if (kv->key == key) return true;
+  return false;
+}
+
+bool opens_collect_env(std::string_view raw) {
+  const auto t = trim(raw);
+  if (starts_with(t, "Collecting environment information") || starts_with(t, "Versions of relevant libraries") ||
+      starts_with(t, "Version of relevant libraries"))
+    return true;
+  const std::string line = normalise_line(t);
+  const auto kv = split_key(line);
+  return kv && kv->key == "PyTorch version";
+}
 
 bool looks_like_vllm_collect_env(std::string_view text) {
   return is_key_line(text, "vLLM Version") || is_key_line(text, "vLLM Build Flags");
@@ -119,40 +192,13 @@ bool looks_like_vllm_collect_env(std::string_view text) {
 
 CollectEnvReport parse_collect_env(std::string_view text) {
   CollectEnvReport r;
-  using Field = std::optional<ReportValue> CollectEnvReport::*;
-  static const std::array<std::pair<std::string_view, Field>, 24> kKeys{{
-      {"PyTorch version", &CollectEnvReport::torch_version},
-      {"Is debug build", &CollectEnvReport::debug_build},
-      {"CUDA used to build PyTorch", &CollectEnvReport::cuda_build},
-      {"ROCM used to build PyTorch", &CollectEnvReport::rocm_build},
-      {"OS", &CollectEnvReport::os},
-      {"GCC version", &CollectEnvReport::gcc},
-      {"Clang version", &CollectEnvReport::clang},
-      {"CMake version", &CollectEnvReport::cmake},
-      {"Libc version", &CollectEnvReport::libc},
-      {"Python version", &CollectEnvReport::python_version},
-      {"Python platform", &CollectEnvReport::python_platform},
-      {"Is CUDA available", &CollectEnvReport::cuda_available},
-      {"CUDA runtime version", &CollectEnvReport::cuda_runtime},
-      {"CUDA_MODULE_LOADING set to", &CollectEnvReport::cuda_module_loading},
-      {"GPU models and configuration", &CollectEnvReport::gpu_models},
-      {"Nvidia driver version", &CollectEnvReport::driver_version},
-      {"cuDNN version", &CollectEnvReport::cudnn},
-      {"HIP runtime version", &CollectEnvReport::hip_runtime},
-      {"MIOpen runtime version", &CollectEnvReport::miopen_runtime},
-      {"Is XNNPACK available", &CollectEnvReport::xnnpack},
-      {"vLLM Version", &CollectEnvReport::vllm_version},
-      {"vLLM Build Flags", &CollectEnvReport::vllm_build_flags},
-      {"ROCM Version", &CollectEnvReport::rocm_version},
-      {"Neuron SDK Version", nullptr},
-  }};
 
   Block block = Block::none;
   int number = 0;
   for (auto raw : split_lines(text)) {
     ++number;
-    const std::string normalised = normalise_line(raw);
-    const std::string_view line = normalised;
+    for (const auto& piece : unglue(normalise_line(raw))) {
+    const std::string_view line = piece;
     if (block == Block::gpus) {
       if (auto g = gpu_line(line, number)) {
         r.gpus.push_back(std::move(*g));
@@ -202,17 +248,21 @@ CollectEnvReport parse_collect_env(std::string_view text) {
       }
       break;
     }
+    }
   }
+  r.lines = number;
   r.vllm = r.vllm_version.has_value() || r.vllm_build_flags.has_value();
 
   // torch's warning, which collect_env prints above its report when it
   // imports torch on a host whose driver is older than torch's CUDA.
-  static const std::regex kTooOld(R"(driver on your system is too old \(found version (\d+)\))");
-  std::match_results<std::string_view::const_iterator> m;
-  if (std::regex_search(text.begin(), text.end(), m, kTooOld)) {
-    const auto offset = static_cast<std::size_t>(m.position(0));
-    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-    r.driver_too_old_found = ReportValue{m[1].str(), line};
+  constexpr std::string_view kTooOld = "driver on your system is too old (found version ";
+  if (const auto at = text.find(kTooOld); at != std::string_view::npos) {
+    const auto digits = text.substr(at + kTooOld.size());
+    const auto end = digits.find_first_not_of("0123456789");
+    if (end != 0 && end != std::string_view::npos && digits[end] == ')') {
+      const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+      r.driver_too_old_found = ReportValue{std::string(digits.substr(0, end)), line};
+    }
   }
   return r;
 }

@@ -217,6 +217,23 @@ SystemFacts read_system(JsonReader& r, const Node& n) {
   return s;
 }
 
+ReportReading read_report_reading(JsonReader& r, const Node& n) {
+  ReportReading out;
+  out.name = r.string(n, "name");
+  for (auto& b : r.objects(r.child(n, "blocks")))
+    out.blocks.push_back(ReportBlock{r.string(b, "kind"), static_cast<int>(r.integer(b, "first_line")),
+                                     static_cast<int>(r.integer(b, "last_line")), r.opt_string(b, "note")});
+  for (auto& l : r.objects(r.child(n, "unread")))
+    out.unread.push_back(ReportLine{static_cast<int>(r.integer(l, "line")), r.string(l, "text")});
+  out.unread_total = static_cast<int>(r.opt_int(n, "unread_total").value_or(static_cast<std::int64_t>(out.unread.size())));
+  for (auto& c : r.objects(r.child(n, "conflicts"))) {
+    ReportConflict conflict{r.string(c, "fact"), {}};
+    for (auto& v : r.objects(r.child(c, "values"))) conflict.values.push_back(ReportStatement{r.string(v, "value"), r.string(v, "source")});
+    out.conflicts.push_back(std::move(conflict));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Facts> facts_from_json(std::string_view text, std::string_view name) {
@@ -263,6 +280,7 @@ Result<Facts> facts_from_json(std::string_view text, std::string_view name) {
   f.kernel_log.source = r.string(log, "source");
   f.software = read_software(r, r.child(root, "software"));
   if (auto k = r.child(root, "kernels"); !k.absent()) f.kernels = read_kernels(r, k);
+  if (auto p = r.child(root, "report"); !p.absent()) f.report = read_report_reading(r, p);
   for (auto& n : r.objects(r.child(root, "notes"))) f.notes.push_back(read_note(r, n));
   if (r.problem()) return *r.problem();
   return f;

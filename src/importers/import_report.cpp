@@ -1,15 +1,15 @@
-// Recognising a report by its content, then handing it to its reader. The
-// order matters only for pastes that hold two reports: collect_env is read
-// before an nvidia-smi table, since it says more about the software.
+// Recognising a report by its content: gpucheck's own JSON whole, any other
+// text as a paste of blocks (paste.hpp), each read by its reader.
 #include "importers/import_report.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "importers/collect_env.hpp"
+#include <algorithm>
+#include <map>
+
 #include "importers/gpucheck_json.hpp"
-#include "importers/nvsmi_import.hpp"
-#include "parse/nvsmi_labels.hpp"
-#include "parse/nvsmi_table.hpp"
+#include "importers/paste.hpp"
+#include "importers/report_notes.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
 
@@ -18,9 +18,13 @@ namespace gpucheck {
 namespace {
 
 constexpr const char* kKnown =
-    "gpucheck reads: gpucheck's own JSON (gpucheck probe --json, schema gpucheck.facts/1), "
-    "PyTorch's collect_env (python -m torch.utils.collect_env), vLLM's collect_env, "
-    "nvidia-smi -q -x, nvidia-smi -q, and the plain nvidia-smi table";
+    "gpucheck reads: gpucheck's own JSON (gpucheck probe --json, schema gpucheck.facts/1), and any text holding "
+    "PyTorch's or vLLM's collect_env, nvidia-smi, nvidia-smi -q, nvidia-smi -q -x, -L, --query-gpu CSV, topo -m, "
+    "/proc/driver/nvidia/version, nvcc --version, pip list / pip freeze / conda list, torch's prints and "
+    "torch.__config__.show(), environment variables, kernel log Xid lines, ldd / ldconfig -p, ds_report, "
+    "transformers/accelerate/huggingface-cli/llamafactory-cli env, jax.print_environment_info(), rocminfo, "
+    "rocm-smi, amd-smi static, lspci, issue templates' headings and the errors gpucheck knows "
+    "(docs/report-formats.md)";
 
 // Text is UTF-8 without control characters other than whitespace; anything
 // else (a NUL, a stray 0x01, a broken multi-byte sequence) is binary.
@@ -38,14 +42,6 @@ bool is_binary(std::string_view s) {
   return false;
 }
 
-bool is_nvsmi_query(std::string_view text) {
-  if (text.find("==============NVSMI LOG==============") != std::string_view::npos) return true;
-  if (text.find("Attached GPUs") == std::string_view::npos) return false;
-  for (const auto& l : kNvsmiDriverLabels)
-    if (text.find(l.text) != std::string_view::npos) return true;
-  return false;
-}
-
 Problem unknown(const std::string& name, const std::string& why) {
   return Problem{Reason::malformed, name, why + "; " + kKnown};
 }
@@ -60,11 +56,98 @@ std::string_view to_string(ReportFormat f) {
     case ReportFormat::nvidia_smi_xml: return "nvidia_smi_xml";
     case ReportFormat::nvidia_smi_query: return "nvidia_smi_query";
     case ReportFormat::nvidia_smi_table: return "nvidia_smi_table";
+    case ReportFormat::paste: return "paste";
   }
   return "unknown";
 }
 
 namespace {
+
+// The format ImportedReport names for a paste whose one whole report is of this kind.
+ReportFormat format_of(std::string_view kind) {
+  if (kind == "collect_env") return ReportFormat::torch_collect_env;
+  if (kind == "vllm collect_env") return ReportFormat::vllm_collect_env;
+  if (kind == "nvidia-smi -q -x") return ReportFormat::nvidia_smi_xml;
+  if (kind == "nvidia-smi -q") return ReportFormat::nvidia_smi_query;
+  if (kind == "nvidia-smi") return ReportFormat::nvidia_smi_table;
+  return ReportFormat::paste;
+}
+
+// "a collect_env report", "an nvidia-smi -q report", "the paste".
+std::string report_words(const ReportReading& r) {
+  if (r.blocks.size() != 1) return "the paste";
+  const auto& k = r.blocks.front().kind;
+  return (k.front() == 'n' || k.front() == 'a' || k.front() == 'i' || k.front() == 'e' ? "an " : "a ") + k + " report";
+}
+
+std::string shortened(std::string_view line) {
+  constexpr std::size_t kMax = 160;
+  if (line.size() <= kMax) return std::string(line);
+  std::size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+  return std::string(line.substr(0, cut)) + "…";
+}
+
+// Any text: its blocks, each read by its reader, merged (docs/report-formats.md).
+Result<ImportedReport> import_paste(std::string_view text, const std::string& name) {
+  const PasteText p = paste_lines(text, name);
+  const auto blocks = split_paste(p);
+  Facts facts;
+  ReportReading reading;
+  reading.name = name;
+  std::map<std::string, std::string> where;
+  std::vector<char> understood(p.lines.size(), 0);
+  std::optional<Problem> problem;
+  for (const auto& b : blocks) {
+    BlockFacts read;
+    b.reader->read(p, b.first, b.last, read);
+    const std::string kind = read.kind.value_or(std::string(b.reader->kind));
+    if (read.problem) {
+      if (!problem) problem = read.problem;
+      facts.notes.push_back(Note{"report", kind + " at " + p.span(b.first, b.last, kind), *read.problem});
+      continue;
+    }
+    for (auto k = b.first; k <= b.last; ++k) understood[k] = 1;
+    for (auto k : read.unread) understood[k] = 0;
+    reading.blocks.push_back(ReportBlock{kind, static_cast<int>(b.first + 1), static_cast<int>(b.last + 1), read.note});
+    merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
+  }
+  if (reading.blocks.empty()) {
+    if (problem) return *problem;
+    return unknown(name, "not a report format gpucheck knows (no block of any output it reads)");
+  }
+  for (std::size_t i = 0; i < p.lines.size(); ++i) {
+    if (understood[i] || is_paste_filler(p.trimmed(i))) continue;
+    ++reading.unread_total;
+    if (reading.unread.size() < static_cast<std::size_t>(kReportUnreadShown))
+      reading.unread.push_back(ReportLine{static_cast<int>(i + 1), shortened(p.trimmed(i))});
+  }
+  // A framework a block named without its version ("torch.version.cuda: 12.1"
+  // alone) is no build gpucheck can judge.
+  for (auto& env : facts.software.python)
+    env.frameworks.erase(std::remove_if(env.frameworks.begin(), env.frameworks.end(), [](const FrameworkBuild& f) { return f.version.empty(); }),
+                         env.frameworks.end());
+  for (auto& env : facts.software.python) {
+    std::vector<std::string> kinds;
+    for (auto& b : reading.blocks)
+      if (std::find(kinds.begin(), kinds.end(), b.kind) == kinds.end()) kinds.push_back(b.kind);
+    if (env.found_via.empty()) env.found_via = kinds;
+  }
+  add_report_notes(facts, name, report_words(reading));
+  // The paste's one kind of whole report names it, beside lines of other
+  // kinds (torch's warning inside a collect_env, which splits it in two
+  // blocks); two kinds, or none, are a paste.
+  std::optional<ReportFormat> format;
+  bool mixed = false;
+  for (auto& b : reading.blocks)
+    if (const auto f = format_of(b.kind); f != ReportFormat::paste) {
+      mixed = mixed || (format && *format != f);
+      format = f;
+    }
+  if (mixed || !format) format = ReportFormat::paste;
+  facts.report = std::move(reading);
+  return ImportedReport{*format, std::move(facts)};
+}
 
 Result<ImportedReport> import_any(std::string_view text, std::string_view name_view) {
   const std::string name(name_view);
@@ -96,27 +179,7 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
     }
     return unknown(name, "JSON, but not gpucheck's facts (no \"schema\": \"gpucheck.facts/…\")");
   }
-  if (text.find("<nvidia_smi_log") != std::string_view::npos) {
-    auto f = nvsmi_facts(text, NvsmiForm::xml, name);
-    if (!f) return f.problem();
-    return ImportedReport{ReportFormat::nvidia_smi_xml, std::move(f.value())};
-  }
-  if (looks_like_collect_env(text)) {
-    const bool vllm = looks_like_vllm_collect_env(text);
-    auto facts = collect_env_facts(parse_collect_env(text), vllm ? "vllm collect_env" : "collect_env", name);
-    return ImportedReport{vllm ? ReportFormat::vllm_collect_env : ReportFormat::torch_collect_env, std::move(facts)};
-  }
-  if (is_nvsmi_query(text)) {
-    auto f = nvsmi_facts(text, NvsmiForm::query, name);
-    if (!f) return f.problem();
-    return ImportedReport{ReportFormat::nvidia_smi_query, std::move(f.value())};
-  }
-  if (looks_like_nvsmi_table(text)) {
-    auto f = nvsmi_facts(text, NvsmiForm::table, name);
-    if (!f) return f.problem();
-    return ImportedReport{ReportFormat::nvidia_smi_table, std::move(f.value())};
-  }
-  return unknown(name, "not a report format gpucheck knows");
+  return import_paste(text, name);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-// Other tools' reports read into Facts, so every command works on a report a
-// user pasted (`--from FILE`): gpucheck's own JSON, PyTorch's and vLLM's
-// collect_env, and nvidia-smi's three outputs. The format is recognised from
-// the content, never the file name. What a report does not contain is left
-// absent, with a note (docs/report-formats.md).
+// Other tools' reports read into Facts, so every command works on what a
+// user pasted (`--from FILE`): gpucheck's own JSON, or any text, split into
+// the blocks of the outputs gpucheck reads (collect_env, nvidia-smi, pip
+// list, …; paste.hpp). The format is recognised from the content, never
+// the file name. What a report does not contain is left absent, with a
+// note; what it read and did not understand is Facts::report
+// (docs/report-formats.md).
 #pragma once
 
 #include <string_view>
@@ -18,6 +20,7 @@ enum class ReportFormat {
   nvidia_smi_xml,     // nvidia-smi -q -x
   nvidia_smi_query,   // nvidia-smi -q
   nvidia_smi_table,   // nvidia-smi
+  paste,              // several blocks, or one of a kind above none of these
 };
 
 std::string_view to_string(ReportFormat f);

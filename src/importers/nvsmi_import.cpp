@@ -1,12 +1,11 @@
 #include "importers/nvsmi_import.hpp"
 
-#include "importers/report_notes.hpp"
 #include "parse/nvsmi.hpp"
 #include "parse/nvsmi_table.hpp"
 
 namespace gpucheck {
 
-Result<Facts> nvsmi_facts(std::string_view text, NvsmiForm form, const std::string& name) {
+Result<Facts> nvsmi_facts(std::string_view text, NvsmiForm form, const std::string& name, const std::string& source) {
   static constexpr const char* kCommand[] = {"nvidia-smi -q -x", "nvidia-smi -q", "nvidia-smi"};
   const std::string command = kCommand[static_cast<int>(form)];
   auto parsed = form == NvsmiForm::xml     ? parse_nvsmi_xml(text)
@@ -20,8 +19,7 @@ Result<Facts> nvsmi_facts(std::string_view text, NvsmiForm form, const std::stri
   }
   Facts f;
   f.nvidia_smi = std::move(parsed.value());
-  f.nvidia_smi->source = command + " (" + name + ")";
-  add_report_notes(f, name, "an " + command + " report");
+  f.nvidia_smi->source = source;
   return f;
 }
 

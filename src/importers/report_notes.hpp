@@ -10,9 +10,10 @@
 namespace gpucheck {
 
 // Adds one Reason::not_recorded note per subject the report does not hold
-// (PCI devices, kernel module, userspace driver libraries, services, kernel
-// log, and the CUDA driver API when f.cuda is unset). `what` names the
-// report kind in the detail: "a collect_env report".
+// (PCI devices, kernel module and userspace driver libraries, services,
+// kernel log, the CUDA driver API, nvidia-smi), each when no block of the
+// paste filled it. `what` names the report in the detail: "a collect_env
+// report", "the paste".
 void add_report_notes(Facts& f, const std::string& where, const std::string& what);
 
 }  // namespace gpucheck

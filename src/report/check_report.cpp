@@ -4,6 +4,7 @@
 
 #include "facts/facts_json.hpp"
 #include "report/matrix_json.hpp"
+#include "report/paste_section.hpp"
 #include "report/text_writer.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
@@ -145,6 +146,7 @@ std::string render_check_text(const CheckReport& r, const ReportOptions& o) {
     w.raw() << "\n";
   }
   summary(w, r.facts);
+  paste_section(w, r.facts);
   for (const Note* n : timed_out_notes(r.facts)) w.fact("Timed out", n->subject + ": " + n->item + ": " + n->problem.detail);
   if (!r.facts.notes.empty())
     w.line(s.dim(plural(static_cast<int>(r.facts.notes.size()), "fact") + " could not be read; `gpucheck probe` lists them with the reason"));

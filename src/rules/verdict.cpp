@@ -8,6 +8,7 @@
 #include "rules/fact_view.hpp"
 #include "rules/matrix_age.hpp"
 #include "rules/outliers.hpp"
+#include "rules/report_conflicts.hpp"
 #include "rules/unverified.hpp"
 
 namespace gpucheck {
@@ -107,6 +108,8 @@ Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequir
   v.findings.insert(v.findings.end(), unproven.begin(), unproven.end());
   auto outliers = outlier_findings(facts);
   v.findings.insert(v.findings.end(), outliers.begin(), outliers.end());
+  auto conflicts = report_conflict_findings(facts);
+  v.findings.insert(v.findings.end(), conflicts.begin(), conflicts.end());
   if (today)
     if (auto age = matrix_age_finding(knowledge.matrix, *today)) v.findings.push_back(std::move(*age));
   sort_findings(v.findings);

@@ -146,7 +146,7 @@ void fleet_report(std::string_view in) {
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
-      {"report", report, "tests/data/reports;tests/data/nvsmi;tests/data/kernels;tests/fixtures/golden;../shared/corpus"},
+      {"report", report, "tests/data/reports;tests/data/nvsmi;tests/data/kernels;tests/fixtures/golden;tests/data/corpus;tests/data/pastes"},
       {"manifest", manifest, "tests/fixtures/hosts"},
       {"lockfile", lockfile, "tests/fixtures/golden"},
       {"matrix", matrix, "matrix;tests/data/matrix-broken;tests/data/matrix-broken-rules"},

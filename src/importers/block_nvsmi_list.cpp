@@ -1,0 +1,62 @@
+// `nvidia-smi -L`: "GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-…)" per GPU,
+// and an indented "MIG 3g.40gb Device 0: (UUID: MIG-…)" per MIG instance.
+// collect_env prints the same lines (it falls back on nvidia-smi -L), so a
+// line opens a block only between blocks.
+#include "importers/block_readers.hpp"
+#include "importers/block_util.hpp"
+#include "util/strings.hpp"
+
+namespace gpucheck {
+
+namespace {
+
+struct ListedGpu {
+  int index;
+  std::string_view name, uuid;
+};
+
+std::optional<ListedGpu> gpu_line(std::string_view t) {
+  if (!starts_with(t, "GPU ")) return std::nullopt;
+  const auto colon = t.find(':');
+  const auto open = t.rfind(" (UUID: ");
+  if (colon == std::string_view::npos || open == std::string_view::npos || open < colon || t.back() != ')') return std::nullopt;
+  const auto index = parse_int(t.substr(4, colon - 4));
+  if (!index || *index < 0 || *index > 4096) return std::nullopt;
+  return ListedGpu{static_cast<int>(*index), trim(t.substr(colon + 1, open - colon - 1)), t.substr(open + 8, t.size() - open - 9)};
+}
+
+bool mig_line(std::string_view t) { return starts_with(t, "MIG ") && t.find("(UUID: MIG-") != std::string_view::npos; }
+
+Opens opens(const PasteText& p, std::size_t i) { return gpu_line(p.trimmed(i)) ? Opens::maybe : Opens::no; }
+
+bool continues(const PasteText& p, std::size_t, std::size_t i) {
+  const auto t = p.trimmed(i);
+  return gpu_line(t) || mig_line(t);
+}
+
+void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out) {
+  NvidiaSmiFacts s;
+  s.source = p.span(first, last, "nvidia-smi -L");
+  for (std::size_t k = first; k <= last; ++k) {
+    const auto t = p.trimmed(k);
+    if (auto g = gpu_line(t)) {
+      SmiGpu gpu;
+      gpu.pci_bus_id = "report:GPU" + std::to_string(g->index);
+      gpu.product_name = std::string(g->name);
+      gpu.uuid = std::string(g->uuid);
+      s.gpus.push_back(std::move(gpu));
+    } else if (mig_line(t) && !s.gpus.empty()) {
+      // MIG instances exist only while MIG mode is on.
+      s.gpus.back().mig_mode_current = "Enabled";
+    } else if (!t.empty()) {
+      out.unread.push_back(k);
+    }
+  }
+  out.facts.nvidia_smi = std::move(s);
+}
+
+}  // namespace
+
+BlockReader nvsmi_list_reader() { return {"nvidia-smi -L", opens, continues, read}; }
+
+}  // namespace gpucheck
