@@ -37,7 +37,11 @@ struct GpuModel {
   bool data_center = false;                       // forward compatibility applies
   std::optional<std::string> nvlink;              // "NVLink 4, 900 GB/s"
   std::optional<std::string> note;                // where the vendor's own figures disagree, which were kept
-  std::vector<std::string> sources;               // URLs
+  // Each figure's own page: "memory_gib", "bandwidth_gbs", "nvlink" and
+  // "tflops.<precision>" -> URL. The loader requires one for every figure
+  // given and refuses one for a figure that is not (gpu_figures.hpp).
+  std::map<std::string, std::string> figure_sources;
+  std::vector<std::string> sources;               // URLs of the other facts: ids, names, compute capability
 };
 
 // What an architecture (by compute capability) has in hardware.

@@ -130,7 +130,7 @@ class Loader {
   }
 
   void entry(const std::string& section, ObjectReader& r, const std::string& at) {
-    if (section == "gpus") keep(matrix_.gpus, read_gpu(r), at, r.where("id"));
+    if (section == "gpus") keep(matrix_.gpus, read_gpu(r, problems_), at, r.where("id"));
     else if (section == "arch_precisions") keep(matrix_.arch_precisions, read_arch_precisions(r), at, r.where("compute_capability"));
     else if (section == "cuda_releases") keep(matrix_.cuda_releases, read_cuda_release(r), at, r.where("version"));
     else if (section == "cuda_families") keep(matrix_.cuda_families, read_cuda_family(r), at, r.where("major"));

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 
+#include "matrix/gpu_figures.hpp"
+
 namespace gpucheck {
 
 namespace mv = matrix_values;
 
-GpuModel read_gpu(ObjectReader& r) {
+GpuModel read_gpu(ObjectReader& r, std::vector<Problem>& problems) {
   GpuModel g;
   r.string("id", g.id, mv::identifier);
   r.string("name", g.name, mv::non_empty);
@@ -23,8 +25,25 @@ GpuModel read_gpu(ObjectReader& r) {
   r.boolean("data_center", g.data_center);
   r.optional_string("nvlink", g.nvlink, mv::non_empty);
   r.optional_string("note", g.note, mv::non_empty);
+  r.string_map("figure_sources", g.figure_sources, mv::gpu_figure, mv::https_url);
   r.sources(g.sources);
   r.reject_unknown_keys();
+  // Every figure names the page that states it, and no source stands for
+  // a figure the entry does not give (a figure dropped, a name mistyped).
+  // Both checks look at what the JSON holds, not only at what was kept: a
+  // value rejected for its format is reported once, not again here.
+  const auto figures = gpu_figure_names(g);
+  for (const auto& f : figures)
+    if (!gpu_figure_source(g, f) && !r.has("figure_sources", f.c_str()))
+      problems.push_back(Problem{Reason::malformed, r.where("figure_sources"),
+                                 "no source for \"" + f + "\": every figure names the page that states it"});
+  for (const auto& [f, url] : g.figure_sources) {
+    (void)url;
+    const bool rate = f.rfind("tflops.", 0) == 0;
+    if (!(rate ? r.has("tflops", f.c_str() + 7) : r.has(f.c_str())))
+      problems.push_back(Problem{Reason::malformed, r.where("figure_sources") + "/" + f,
+                                 "a source for \"" + f + "\", which the entry does not give"});
+  }
   return g;
 }
 

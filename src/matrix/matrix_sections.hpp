@@ -8,7 +8,7 @@
 
 namespace gpucheck {
 
-GpuModel read_gpu(ObjectReader& r);
+GpuModel read_gpu(ObjectReader& r, std::vector<Problem>& problems);
 ArchPrecisions read_arch_precisions(ObjectReader& r);
 CudaRelease read_cuda_release(ObjectReader& r);
 CudaFamily read_cuda_family(ObjectReader& r);

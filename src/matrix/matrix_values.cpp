@@ -95,6 +95,12 @@ std::optional<std::string> precision(std::string_view s) {
   return "one of " + join(matrix_precisions(), ", ");
 }
 
+std::optional<std::string> gpu_figure(std::string_view s) {
+  if (s == "memory_gib" || s == "bandwidth_gbs" || s == "nvlink") return std::nullopt;
+  if (s.substr(0, 7) == "tflops." && !precision(s.substr(7))) return std::nullopt;
+  return "a figure of the entry: memory_gib, bandwidth_gbs, nvlink or tflops.<precision> (" + join(matrix_precisions(), ", ") + ")";
+}
+
 std::optional<std::string> identifier(std::string_view s) {
   const char* expected = "a lower-case identifier of letters, digits, '.', '_' and '-', like \"h100-sxm5-80gb\"";
   if (s.empty() || !lower_alnum(s.front())) return expected;

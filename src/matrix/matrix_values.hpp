@@ -26,6 +26,9 @@ std::optional<std::string> year_month(std::string_view s);
 std::optional<std::string> pci_id(std::string_view s);
 // "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "fp6", "fp4", "int8", "int4"
 std::optional<std::string> precision(std::string_view s);
+// A GPU model's figure: "memory_gib", "bandwidth_gbs", "nvlink" or
+// "tflops." and a precision name ("tflops.fp16")
+std::optional<std::string> gpu_figure(std::string_view s);
 // "h100-sxm5-80gb", "flash-attn": lower case letters, digits, '.', '_', '-'
 std::optional<std::string> identifier(std::string_view s);
 // "cu121", "rocm6.0", "cpu", or "" for a framework with one build

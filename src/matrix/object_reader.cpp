@@ -13,6 +13,12 @@ using nlohmann::json;
 ObjectReader::ObjectReader(const json& object, std::string document, std::string pointer, std::vector<Problem>& problems)
     : object_(object), document_(std::move(document)), pointer_(std::move(pointer)), problems_(problems) {}
 
+bool ObjectReader::has(const char* key, const char* inner) const {
+  const auto it = object_.find(key);
+  if (it == object_.end()) return false;
+  return !inner || (it->is_object() && it->contains(inner));
+}
+
 std::string ObjectReader::where(const std::string& key) const { return document_ + ": " + pointer_append(pointer_, key); }
 
 std::string ObjectReader::where_index(const std::string& key, std::size_t index) const {
@@ -182,6 +188,25 @@ void ObjectReader::number_map(const char* key, std::map<std::string, double>& ou
       continue;
     }
     out[name] = value.get<double>();
+  }
+}
+
+void ObjectReader::string_map(const char* key, std::map<std::string, std::string>& out, matrix_values::Check key_check,
+                              matrix_values::Check check) {
+  const auto* v = member(key, false, "an object");
+  if (!v) return;
+  if (!v->is_object()) {
+    problem(where(key), "expected an object of name -> string, found " + describe_json(*v));
+    return;
+  }
+  for (const auto& [name, value] : v->items()) {
+    const auto at = document_ + ": " + pointer_append(pointer_append(pointer_, key), name);
+    if (auto expected = key_check(name)) {
+      problem(at, "unknown key \"" + name + "\" (expected " + *expected + ")");
+      continue;
+    }
+    std::string s;
+    if (check_string(value, at, check, s)) out[name] = std::move(s);
   }
 }
 

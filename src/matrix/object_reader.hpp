@@ -46,11 +46,19 @@ class ObjectReader {
   // An object of name -> positive number, names passing `check`.
   void number_map(const char* key, std::map<std::string, double>& out, matrix_values::Check check);
 
+  // An object of name -> string, names passing `key_check`, values `check`.
+  void string_map(const char* key, std::map<std::string, std::string>& out, matrix_values::Check key_check,
+                  matrix_values::Check check);
+
   // `key` was optional only where `instead` says why it is absent.
   void require_unless(const char* key, bool present, const char* instead, bool instead_present);
 
   // Reports the keys that none of the calls above asked for.
   void reject_unknown_keys();
+
+  // Whether the object has `key` (and, given `inner`, whether that member
+  // is an object with `inner`), valid or not; asks nothing, allows nothing.
+  bool has(const char* key, const char* inner = nullptr) const;
 
   std::string where(const std::string& key) const;
   std::string where_index(const std::string& key, std::size_t index) const;

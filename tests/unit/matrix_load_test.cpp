@@ -37,6 +37,8 @@ TEST_CASE("matrix: the synthetic baseline that every broken file differs from pa
   CHECK(test::text_of(m->gpus[0].compute_capability) == std::optional<std::string>("9.0"));
   CHECK(m->gpus[0].memory_gib == std::optional<double>(80));
   CHECK(m->gpus[0].tflops.at("fp32") == Approx(10.5));
+  CHECK(m->gpus[0].figure_sources.at("tflops.fp32") == "https://example.com/synthetic-matrix");
+  CHECK(m->gpus[1].figure_sources.empty());
   CHECK(m->gpus[0].data_center);
   CHECK_FALSE(m->gpus[1].data_center);
   CHECK(m->gpus[1].gfx_target == std::optional<std::string>("gfx942"));
@@ -107,6 +109,10 @@ TEST_CASE("matrix: each broken file is rejected with its one defect's place and 
       {"duplicate-driver-branch.json", "/driver_branches/2/branch",
        "duplicate driver branch \"R535\": also at matrix-broken/duplicate-driver-branch.json: /driver_branches/0"},
       {"bad-end-of-life.json", "/driver_branches/0/end_of_life", "found \"June 2026\""},
+      {"figure-without-source.json", "/gpus/0/figure_sources", "no source for \"tflops.fp32\": every figure names the page that states it"},
+      {"source-without-figure.json", "/gpus/0/figure_sources/bandwidth_gbs", "a source for \"bandwidth_gbs\", which the entry does not give"},
+      {"unknown-figure.json", "/gpus/0/figure_sources/memory", "unknown key \"memory\" (expected a figure of the entry: memory_gib, bandwidth_gbs"},
+      {"http-figure-source.json", "/gpus/0/figure_sources/memory_gib", "expected an https:// URL"},
       {"rules-not-array.json", "/rules", "expected an array, found {}"},
       {"no-version-document.json", "", "none of the 1 matrix documents carries \"version\" and \"date\""},
       {"version-without-date.json", "/date", "required field \"date\" is missing"},
