@@ -25,6 +25,13 @@ std::string ObjectReader::where_index(const std::string& key, std::size_t index)
   return document_ + ": " + pointer_append(pointer_append(pointer_, key), std::to_string(index));
 }
 
+std::string ObjectReader::spell(Place at) const {
+  std::string pointer = pointer_append(pointer_, at.key);
+  if (at.index) pointer = pointer_append(pointer, std::to_string(*at.index));
+  if (!at.name.empty()) pointer = pointer_append(pointer, at.name);
+  return document_ + ": " + pointer;
+}
+
 void ObjectReader::problem(std::string where, std::string detail) {
   problems_.push_back(Problem{Reason::malformed, std::move(where), std::move(detail)});
 }
@@ -178,13 +185,13 @@ void ObjectReader::number_map(const char* key, std::map<std::string, double>& ou
     return;
   }
   for (const auto& [name, value] : v->items()) {
-    const auto at = document_ + ": " + pointer_append(pointer_append(pointer_, key), name);
+    const Place at{key, {}, name};
     if (auto expected = check(name)) {
-      problem(at, "unknown key \"" + name + "\" (expected " + *expected + ")");
+      problem(spell(at), "unknown key \"" + name + "\" (expected " + *expected + ")");
       continue;
     }
     if (!value.is_number() || !(value.get<double>() > 0) || !std::isfinite(value.get<double>())) {
-      problem(at, "expected a positive number, found " + describe_json(value));
+      problem(spell(at), "expected a positive number, found " + describe_json(value));
       continue;
     }
     out[name] = value.get<double>();
@@ -200,9 +207,9 @@ void ObjectReader::string_map(const char* key, std::map<std::string, std::string
     return;
   }
   for (const auto& [name, value] : v->items()) {
-    const auto at = document_ + ": " + pointer_append(pointer_append(pointer_, key), name);
+    const Place at{key, {}, name};
     if (auto expected = key_check(name)) {
-      problem(at, "unknown key \"" + name + "\" (expected " + *expected + ")");
+      problem(spell(at), "unknown key \"" + name + "\" (expected " + *expected + ")");
       continue;
     }
     std::string s;

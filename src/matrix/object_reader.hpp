@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -68,9 +69,10 @@ class ObjectReader {
   // every value's JSON pointer up front was a fifth of loading the matrix.
   struct Place {
     const char* key;
-    std::optional<std::size_t> index;
+    std::optional<std::size_t> index;  // an array's item
+    std::string_view name = {};        // an object's member
   };
-  std::string spell(Place at) const { return at.index ? where_index(at.key, *at.index) : where(at.key); }
+  std::string spell(Place at) const;
 
   const nlohmann::json* member(const char* key, bool required, const char* expected);
   void problem(std::string where, std::string detail);
