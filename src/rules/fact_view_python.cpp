@@ -158,6 +158,8 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
   if (variant.empty() && fw.cpu_only) variant = "cpu";
   const auto variants = find_framework_variants(m, fw.name, fw.version, variant);
   const FrameworkVariant* v = variants.empty() ? nullptr : variants.front();
+  // A bare version is what pip installs from PyPI: the build marked as its default.
+  if (!v && variant.empty() && !fw.hip) v = find_pypi_default(m, fw.name, fw.version, fw.cuda);
   out["framework.known"] = F::of_bool(v != nullptr, "matrix: frameworks");
   if (v) {
     const std::string src = "matrix: " + v->framework + " " + v->version.text() + (v->variant.empty() ? "" : " " + v->variant) +
