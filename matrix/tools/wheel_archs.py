@@ -25,14 +25,16 @@ x86-64 wheel) and reads every shared object in it that holds CUDA code:
 cuobjdump comes from PATH, the CUDA toolkit, or else NVIDIA's
 nvidia-cuda-cuobjdump wheel, fetched into the same temporary directory.
 
-An architecture is listed as the build's when its SASS is in at least half
-as many compilation units as the best-covered one's (a library compiles
-some kernels for some architectures only, so the counts differ even among
-its main targets); those in fewer are a few special kernels (sm_90a for
-Hopper-only paths, sm_103 for one GPU) and are printed apart, as counts to
-judge by. PTX is printed with its counts: an entry's `ptx` is the newest
-architecture whose PTX is in at least half as many units too (PTX in a few
-units does not let a newer GPU run the library).
+An architecture is listed as the build's when its SASS is in at least a
+quarter as many compilation units as the best-covered one's: a library
+compiles some kernels for newer architectures only (vLLM 0.6.4: sm_70 in 20
+units, sm_80 in 53, the rest Ampere-only kernels), while a few special
+kernels (sm_103 in 59 of torch 2.15's 535, sm_52 in one) are not a target
+the build supports; those are printed apart, as counts to judge by. PTX is
+printed with its counts: an entry's `ptx` is the newest architecture whose
+PTX is in at least half as many units (a newer GPU runs a kernel only by
+its PTX: PTX in 16 of vLLM 0.9.0's 62 units leaves most of it without
+code for an RTX 5090).
 
 Usage: matrix/tools/wheel_archs.py PACKAGE==VERSION|FILE.whl [--lib SUBSTRING]
 Example: matrix/tools/wheel_archs.py torch==2.15.0 --lib libtorch_cuda.so
@@ -233,11 +235,11 @@ def sm_order(s):
 
 def report(elf, found_ptx, toolkits):
     top = max(elf.values(), default=0)
-    main_archs = sorted((s for s, n in elf.items() if 2 * n >= top), key=sm_order)
+    main_archs = sorted((s for s, n in elf.items() if 4 * n >= top), key=sm_order)
     rest = sorted((s for s in elf if s not in main_archs), key=sm_order)
     if main_archs:
         ccs = sorted({cc(s) for s in main_archs}, key=lambda c: [int(x) for x in c.split(".")])
-        print(f"    arch_list: {ccs}  (SASS in {min(elf[s] for s in main_archs)} to {top} units each)")
+        print(f"    arch_list: {ccs}  (SASS units: {', '.join(f'{s} {elf[s]}' for s in main_archs)})")
     else:
         print("    arch_list: []")
     if rest:
