@@ -32,9 +32,9 @@ FactMap torch_on_gpu(const std::string& report) {
 }
 
 // The same report with its torch lines edited (synthetic: another install on
-// the same machine), written to a temporary file and imported.
+// the same machine), imported.
 FactMap edited_torch_on_gpu(const std::string& report, const std::string& version, const std::string& cuda) {
-  std::string text = test::read_file(test::data("reports/collect_env/" + report));
+  std::string text = test::data("reports/collect_env/" + report);
   const auto swap = [&](const std::string& from, const std::string& to) {
     const auto at = text.find(from);
     REQUIRE(at != std::string::npos);
@@ -42,10 +42,7 @@ FactMap edited_torch_on_gpu(const std::string& report, const std::string& versio
   };
   swap("PyTorch version: 2.6.0+cu126", "PyTorch version: " + version);
   swap("CUDA used to build PyTorch: 12.6", "CUDA used to build PyTorch: " + cuda);
-  test::TempDir dir;
-  const auto path = dir.path() / report;
-  test::write_file(path, text);
-  auto r = import_report(path.string(), report);
+  auto r = import_report(text, report);
   REQUIRE(r);
   for (auto& s : build_subjects(r.value().facts, embedded()))
     if (s.scope == Scope::framework_gpu) return s.facts;
