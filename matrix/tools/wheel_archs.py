@@ -78,8 +78,16 @@ def last_error(r):
     return next((l for l in lines if l.startswith("ERROR")), lines[-1] if lines else f"exit status {r.returncode}")
 
 
+UNREACHABLE = re.compile(r"NewConnectionError|ProxyError|Connection refused|Name or service not known|"
+                         r"Temporary failure in name resolution|Network is unreachable|timed out")
+
+
 def download(spec, into):
     r = run(sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", into, spec)
+    if r.returncode != 0:
+        offline = next((l.strip() for l in r.stderr.splitlines() if UNREACHABLE.search(l)), None)
+        if offline:
+            fail(f"pip download {spec}: cannot reach the package index ({offline[:200]})")
     tried = [f"pip download {spec}: {last_error(r)}"] if r.returncode != 0 else []
     for python in OTHER_PYTHONS if tried else ():
         r = run(sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--only-binary=:all:",
