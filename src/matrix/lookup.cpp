@@ -110,6 +110,24 @@ std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, st
   return out;
 }
 
+const FrameworkVariant* find_pypi_default(const Matrix& m, std::string_view framework, std::string_view installed_version,
+                                          const std::optional<std::string>& cuda) {
+  const auto installed = Version::parse(trim(installed_version));
+  if (!installed) return nullptr;
+  std::optional<Version> built;
+  if (cuda) built = Version::parse(*cuda);
+  const auto name = normalize_dist_name(framework);
+  const FrameworkVariant* best = nullptr;
+  for (const auto& f : m.frameworks) {
+    if (!f.pypi_default || normalize_dist_name(f.framework) != name) continue;
+    const auto& parts = f.version.parts();
+    if (parts.size() > installed->parts().size() || !std::equal(parts.begin(), parts.end(), installed->parts().begin())) continue;
+    if (built && f.cuda && !same_major_minor(*built, *f.cuda)) continue;
+    if (!best || parts.size() > best->version.parts().size()) best = &f;
+  }
+  return best;
+}
+
 const RocmRelease* find_rocm_release(const Matrix& m, std::string_view installed_version) {
   const auto installed = Version::parse(trim(installed_version));
   if (!installed) return nullptr;

@@ -3,6 +3,8 @@
 // installed. Pure functions; pointers are into the Matrix, nullptr when unknown.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +41,13 @@ const DriverBranch* find_driver_branch(const Matrix& m, int branch);
 std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, std::string_view framework,
                                                              std::string_view installed_version,
                                                              std::string_view variant);
+// The build PyPI serves under a bare installed version ("2.15.0", no local
+// tag): the most specific `pypi_default` entry whose version leads it. With
+// the installed build's CUDA known ("13.2", from torch/version.py), only an
+// entry of the same CUDA major.minor: a conda or source build of another
+// CUDA is not the wheel and is not judged by the wheel's arch list.
+const FrameworkVariant* find_pypi_default(const Matrix& m, std::string_view framework, std::string_view installed_version,
+                                          const std::optional<std::string>& cuda);
 // The variant a local version names: "2.1.0+cu121" -> "cu121"; "" when none.
 std::string_view variant_of_version(std::string_view installed_version);
 

@@ -85,7 +85,12 @@ struct FrameworkVariant {
   std::optional<Version> ptx;               // the compute capability PTX is embedded for, if any
   std::optional<Version> min_compute_capability;  // libraries that state one (flash-attn 2: 8.0)
   std::optional<Version> max_compute_capability;
+  // The build pip installs from PyPI under the bare version ("2.15.0", no
+  // local tag): an installed version without a variant is judged by it.
+  bool pypi_default = false;
+  std::optional<Version> torch;             // the torch release it pins with ==: "2.14.0" (vLLM)
   std::optional<std::string> checked;       // how it was confirmed: "docs", "wheel 2026-12-01" (matrix_values::checked)
+  std::optional<std::string> note;          // what could not be confirmed, or how sources differ
   std::vector<std::string> sources;
 };
 

@@ -134,7 +134,7 @@ class Loader {
     else if (section == "arch_precisions") keep(matrix_.arch_precisions, read_arch_precisions(r), at, r.where("compute_capability"));
     else if (section == "cuda_releases") keep(matrix_.cuda_releases, read_cuda_release(r), at, r.where("version"));
     else if (section == "cuda_families") keep(matrix_.cuda_families, read_cuda_family(r), at, r.where("major"));
-    else if (section == "frameworks") keep(matrix_.frameworks, read_framework_variant(r), at, r.where("version"));
+    else if (section == "frameworks") keep_framework(read_framework_variant(r), at, r);
     else if (section == "ngc") keep(matrix_.ngc, read_ngc_release(r, problems_), at, r.where("tag"));
     else if (section == "rocm_releases") keep(matrix_.rocm_releases, read_rocm_release(r, problems_), at, r.where("version"));
     else if (section == "driver_branches") keep(matrix_.driver_branches, read_driver_branch(r, problems_), at, r.where("branch"));
@@ -143,6 +143,14 @@ class Loader {
     else if (section == "library_wheels") keep_each(matrix_.library_wheels, read_library_wheels(r, problems_), at, r, "library");
     else if (section == "pcie_generations") keep(matrix_.pcie_generations, read_pcie_generation(r), at, r.where("generation"));
     else if (section == "cuda_errors") keep(matrix_.cuda_errors, read_cuda_error(r), at, r.where("code"));
+  }
+
+  // keep(), and one PyPI default build per release: a bare "2.15.0" must
+  // name one build.
+  void keep_framework(FrameworkVariant v, const std::string& at, const ObjectReader& r) {
+    if (v.pypi_default && !v.framework.empty() && !v.version.text().empty())
+      unique("PyPI default build of", v.framework + " " + v.version.text(), at, r.where("pypi_default"));
+    keep(matrix_.frameworks, std::move(v), at, r.where("version"));
   }
 
   // keep(), and a member of the entry's list that an earlier entry of the

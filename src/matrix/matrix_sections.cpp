@@ -94,7 +94,10 @@ FrameworkVariant read_framework_variant(ObjectReader& r) {
   r.optional_version("ptx", v.ptx, mv::compute_capability);
   r.optional_version("min_compute_capability", v.min_compute_capability, mv::compute_capability);
   r.optional_version("max_compute_capability", v.max_compute_capability, mv::compute_capability);
+  r.boolean("pypi_default", v.pypi_default);
+  r.optional_version("torch", v.torch, mv::plain_version);
   r.optional_string("checked", v.checked, mv::checked);
+  r.optional_string("note", v.note, mv::non_empty);
   r.sources(v.sources);
   r.reject_unknown_keys();
   return v;

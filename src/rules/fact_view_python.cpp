@@ -129,35 +129,46 @@ FactMap env_facts(const PythonEnv& e) {
   return out;
 }
 
+namespace {
+
+// What a build's CUDA asks of the driver and the GPU, from cuda.json: the
+// same whether the install says its CUDA (torch's version.py) or the
+// matrix's entry of the build does (vLLM's wheel says none).
+void build_cuda_facts(const std::string& cuda, const std::string& source, const Matrix& m, FactMap& out) {
+  out["framework.cuda"] = F::of_version(cuda, source);
+  const auto v = Version::parse(cuda);
+  if (!v) return;
+  out["framework.cuda_major"] = F::of_number(static_cast<double>(v->major()), source);
+  if (auto* r = find_cuda_release(m, *v); r && r->min_driver_linux)
+    out["framework.cuda_min_driver"] =
+        F::of_version(*r->min_driver_linux, "matrix: CUDA " + r->version.text() + " (" + r->sources.front() + ")");
+  if (auto* fam = find_cuda_family(m, static_cast<int>(v->major()))) {
+    const std::string src = "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")";
+    if (fam->minor_compat_min_driver) out["framework.cuda_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver, src);
+    // With minor-version compatibility any driver of the family runs the
+    // build; without it, only one whose CUDA is at least the build's.
+    out["framework.driver_cuda_floor"] =
+        fam->minor_compat_min_driver ? F::of_version(std::to_string(fam->major) + ".0", src) : F::of_version(cuda, source);
+    if (fam->min_compute_capability) out["framework.cuda_min_compute_capability"] = F::of_version(*fam->min_compute_capability, src);
+  }
+}
+
+}  // namespace
+
 FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matrix& m) {
   FactMap out;
   out["framework.name"] = F::of_text(fw.name, fw.source);
   out["framework.version"] = F::of_version(fw.version, fw.source);
   if (fw.local_tag) out["framework.variant"] = F::of_text(*fw.local_tag, fw.source);
-  if (fw.cuda) {
-    out["framework.cuda"] = F::of_version(*fw.cuda, fw.source);
-    if (auto v = Version::parse(*fw.cuda)) {
-      out["framework.cuda_major"] = F::of_number(static_cast<double>(v->major()), fw.source);
-      if (auto* r = find_cuda_release(m, *v); r && r->min_driver_linux)
-        out["framework.cuda_min_driver"] =
-            F::of_version(*r->min_driver_linux, "matrix: CUDA " + r->version.text() + " (" + r->sources.front() + ")");
-      if (auto* fam = find_cuda_family(m, static_cast<int>(v->major()))) {
-        const std::string src = "matrix: CUDA " + std::to_string(fam->major) + ".x (" + fam->sources.front() + ")";
-        if (fam->minor_compat_min_driver) out["framework.cuda_compat_min_driver"] = F::of_version(*fam->minor_compat_min_driver, src);
-        // With minor-version compatibility any driver of the family runs the
-        // build; without it, only one whose CUDA is at least the build's.
-        out["framework.driver_cuda_floor"] =
-            fam->minor_compat_min_driver ? F::of_version(std::to_string(fam->major) + ".0", src) : F::of_version(*fw.cuda, fw.source);
-        if (fam->min_compute_capability) out["framework.cuda_min_compute_capability"] = F::of_version(*fam->min_compute_capability, src);
-      }
-    }
-  }
+  if (fw.cuda) build_cuda_facts(*fw.cuda, fw.source, m, out);
   if (fw.hip) out["framework.hip"] = F::of_version(*fw.hip, fw.source);
   out["framework.cpu_only"] = F::of_bool(fw.cpu_only, fw.source);
   std::string variant = fw.local_tag.value_or("");
   if (variant.empty() && fw.cpu_only) variant = "cpu";
   const auto variants = find_framework_variants(m, fw.name, fw.version, variant);
   const FrameworkVariant* v = variants.empty() ? nullptr : variants.front();
+  // A bare version is what pip installs from PyPI: the build marked as its default.
+  if (!v && variant.empty() && !fw.hip) v = find_pypi_default(m, fw.name, fw.version, fw.cuda);
   out["framework.known"] = F::of_bool(v != nullptr, "matrix: frameworks");
   if (v) {
     const std::string src = "matrix: " + v->framework + " " + v->version.text() + (v->variant.empty() ? "" : " " + v->variant) +
@@ -167,10 +178,7 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
     if (v->ptx) out["framework.ptx"] = F::of_version(*v->ptx, src);
     if (v->min_compute_capability) out["framework.min_compute_capability"] = F::of_version(*v->min_compute_capability, src);
     if (v->max_compute_capability) out["framework.max_compute_capability"] = F::of_version(*v->max_compute_capability, src);
-    if (!fw.cuda && v->cuda) {
-      out["framework.cuda"] = F::of_version(*v->cuda, src);
-      out["framework.cuda_major"] = F::of_number(static_cast<double>(v->cuda->major()), src);
-    }
+    if (!fw.cuda && v->cuda) build_cuda_facts(v->cuda->text(), src, m, out);
   }
   if (e.deep) {
     for (auto& d : e.deep->frameworks) {

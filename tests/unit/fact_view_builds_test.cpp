@@ -31,7 +31,42 @@ FactMap torch_on_gpu(const std::string& report) {
   return {};
 }
 
+// The same report with its torch lines edited (synthetic: another install on
+// the same machine), imported.
+FactMap edited_torch_on_gpu(const std::string& report, const std::string& version, const std::string& cuda) {
+  std::string text = test::data("reports/collect_env/" + report);
+  const auto swap = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  };
+  swap("PyTorch version: 2.6.0+cu126", "PyTorch version: " + version);
+  swap("CUDA used to build PyTorch: 12.6", "CUDA used to build PyTorch: " + cuda);
+  auto r = import_report(text, report);
+  REQUIRE(r);
+  for (auto& s : build_subjects(r.value().facts, embedded()))
+    if (s.scope == Scope::framework_gpu) return s.facts;
+  FAIL("no framework_gpu subject in the edited " << report);
+  return {};
+}
+
 }  // namespace
+
+TEST_CASE("torch from PyPI (no local tag) is judged by the arch list of PyPI's default build", "[rules][facts]") {
+  // RTX 5090 D (12.0), the report's own; torch 2.15.0 as pip installs it from
+  // PyPI: version "2.15.0", CUDA 13.2. The matrix's torch 2.15 cu132 entry is
+  // that wheel, its arch list read from libtorch_cuda.so (SASS up to sm_120).
+  const auto f = edited_torch_on_gpu("pt150733-rtx5090d-torch2.6.0-partial.txt", "2.15.0", "13.2");
+  CHECK(f.at("framework.known").text == "true");
+  CHECK_THAT(f.at("framework.arch_list").source, Catch::StartsWith("matrix: torch 2.15 cu132 (https://"));
+  CHECK(f.at("framework.arch_max").text == "12.0");
+  CHECK(f.at("build.has_sass").text == "true");
+  // A conda or source build of 2.15.0 for another CUDA is not that wheel: no arch list to judge by.
+  const auto other = edited_torch_on_gpu("pt150733-rtx5090d-torch2.6.0-partial.txt", "2.15.0", "12.8");
+  CHECK(other.at("framework.known").text == "false");
+  CHECK(other.count("framework.arch_list") == 0);
+  CHECK(other.count("build.runs_on_gpu") == 0);
+}
 
 TEST_CASE("a GPU newer than the build: the oldest build of the matrix that runs on it", "[rules][facts]") {
   // RTX 5090 D (12.0) with torch 2.6.0+cu126; the first torch with sm_120 is 2.7 for CUDA 12.8.

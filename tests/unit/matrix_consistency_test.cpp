@@ -53,6 +53,20 @@ TEST_CASE("every CUDA version the NGC and framework tables name is in cuda.json"
   }
 }
 
+TEST_CASE("every torch release a framework build pins has a torch build, its PyPI default among them", "[matrix][consistency]") {
+  // vLLM 0.33 pins torch==2.14.0: the matrix knows the torch it runs on,
+  // and which build pip brings with it.
+  const auto& m = embedded();
+  int pins = 0;
+  for (const auto& f : m.frameworks) {
+    if (!f.torch) continue;
+    ++pins;
+    INFO(f.framework << " " << f.version.text() << " pins torch " << f.torch->text());
+    CHECK(find_pypi_default(m, "torch", f.torch->text(), std::nullopt) != nullptr);
+  }
+  CHECK(pins > 0);
+}
+
 TEST_CASE("no driver floor is below its CUDA family's minor-version floor", "[matrix][consistency]") {
   const auto& m = embedded();
   for (const auto& n : m.ngc) {

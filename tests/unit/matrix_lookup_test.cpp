@@ -46,6 +46,8 @@ const Matrix& synthetic_matrix() {
         {"framework": "torch", "version": "2.1.0", "variant": "cu121", "cuda": "12.1", "sources": ["https://example.com/synthetic"]},
         {"framework": "torch", "version": "2.1", "variant": "cu118", "cuda": "11.8", "sources": ["https://example.com/synthetic"]},
         {"framework": "torch", "version": "2.10", "variant": "cu121", "sources": ["https://example.com/synthetic"]},
+        {"framework": "torch", "version": "2.1", "variant": "cu118b", "cuda": "11.8", "pypi_default": true, "sources": ["https://example.com/synthetic"]},
+        {"framework": "torch", "version": "2.1.2", "variant": "cu121b", "cuda": "12.1", "pypi_default": true, "sources": ["https://example.com/synthetic"]},
         {"framework": "flash-attn", "version": "2", "min_compute_capability": "8.0", "sources": ["https://example.com/synthetic"]}
       ],
       "ngc": [
@@ -154,6 +156,28 @@ TEST_CASE("matrix lookup: framework builds by installed version and variant", "[
   CHECK(find_framework_variants(m, "torch", "garbage", "cu121").empty());
   // Distribution names compare as pip does.
   CHECK(find_framework_variants(m, "Flash_Attn", "2.5.8", "").size() == 1);
+}
+
+TEST_CASE("matrix lookup: a bare version is the PyPI default build", "[matrix][lookup]") {
+  const auto& m = synthetic_matrix();
+  // The most specific pypi_default entry whose version leads the installed one.
+  const auto* v = find_pypi_default(m, "torch", "2.1.0", std::nullopt);
+  REQUIRE(v);
+  CHECK(v->variant == "cu118b");
+  v = find_pypi_default(m, "torch", "2.1.2", std::nullopt);
+  REQUIRE(v);
+  CHECK(v->variant == "cu121b");
+  // With the build's CUDA known, only an entry of the same major.minor:
+  // a conda 2.1.2 for CUDA 11.8 is not PyPI's 12.1 wheel.
+  v = find_pypi_default(m, "torch", "2.1.2", std::string("11.8"));
+  REQUIRE(v);
+  CHECK(v->variant == "cu118b");
+  CHECK(find_pypi_default(m, "torch", "2.1.2", std::string("12.4")) == nullptr);
+  CHECK(find_pypi_default(m, "Torch", "2.1.2", std::string("12.1.105"))->variant == "cu121b");
+  // Only entries that say so: 2.10 has none; a variant lookup never returns them by accident.
+  CHECK(find_pypi_default(m, "torch", "2.10.0", std::nullopt) == nullptr);
+  CHECK(find_framework_variants(m, "torch", "2.1.0", "").empty());
+  CHECK(find_pypi_default(m, "torch", "garbage", std::nullopt) == nullptr);
 }
 
 TEST_CASE("matrix lookup: NGC releases newest first", "[matrix][lookup]") {
