@@ -1,20 +1,21 @@
 #include "update/crypto_library.hpp"
 
-#include <optional>
-
 #include "host/dynamic_library.hpp"
 
 namespace gpucheck {
 namespace {
 
 Result<CryptoLibrary> open_crypto() {
-  static std::optional<DynamicLibrary> library;  // kept: OpenSSL is not made to be unloaded
+  // Never closed, not even at exit: a static's destructor would unmap the
+  // library before the sanitizers' and atexit handlers that still reach
+  // into it (LeakSanitizer crashed so), and it is needed to the end anyway.
+  static DynamicLibrary* library = nullptr;
   auto opened = DynamicLibrary::open({"libcrypto.so.3"});
   if (!opened)
     return Problem{Reason::absent, "libcrypto.so.3",
                    "matrix signatures need OpenSSL 3's libcrypto (Debian 12 and Ubuntu 22.04: apt install libssl3): " +
                        opened.problem().detail};
-  library.emplace(std::move(opened).value());
+  library = new DynamicLibrary(std::move(opened).value());
   CryptoLibrary c{};
   bool all = true;
   const auto bind = [&](auto& fn, const char* name) { all = library->bind(fn, name) && all; };

@@ -1,7 +1,5 @@
 #include "update/curl_library.hpp"
 
-#include <optional>
-
 #include "host/dynamic_library.hpp"
 
 namespace gpucheck {
@@ -11,15 +9,16 @@ namespace {
 const std::vector<std::string> kCandidates = {"libcurl.so.4", "libcurl-gnutls.so.4"};
 
 Result<CurlLibrary> open_curl() {
-  // Kept for the life of the process: curl_global_init may not be undone
-  // while any handle is alive, and a download may run more than once.
-  static std::optional<DynamicLibrary> library;
+  // Never closed, not even at exit: a static's destructor would unmap the
+  // library before the sanitizers' and atexit handlers that still reach
+  // into it (LeakSanitizer crashed so), and it is needed to the end anyway.
+  static DynamicLibrary* library = nullptr;
   auto opened = DynamicLibrary::open(kCandidates);
   if (!opened)
     return Problem{Reason::absent, "libcurl.so.4",
                    "matrix updates need libcurl 7.85 or newer (Debian and Ubuntu: apt install libcurl4): " +
                        opened.problem().detail};
-  library.emplace(std::move(opened).value());
+  library = new DynamicLibrary(std::move(opened).value());
   CurlLibrary c{};
   bool all = true;
   const auto bind = [&](auto& fn, const char* name) { all = library->bind(fn, name) && all; };
