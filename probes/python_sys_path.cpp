@@ -230,8 +230,7 @@ std::optional<std::string> version_in_patchlevel(const Host& h, const std::strin
     const auto defs = macro_definitions(*text);  // #define PY_VERSION "3.11.7"
     const auto v = defs.find("PY_VERSION");
     if (v == defs.end()) continue;
-    const std::string& q = v->second;
-    if (q.size() >= 3 && q.front() == '"' && q.back() == '"' && q[1] >= '0' && q[1] <= '9') return q.substr(1, q.size() - 2);
+    if (!v->second.empty() && v->second[0] >= '0' && v->second[0] <= '9') return v->second;
   }
   return std::nullopt;
 }

@@ -3,6 +3,16 @@
 #include "util/strings.hpp"
 
 namespace gpucheck {
+namespace {
+
+bool is_name(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+}  // namespace
 
 std::map<std::string, std::string> macro_definitions(std::string_view header) {
   std::map<std::string, std::string> out;
@@ -14,11 +24,14 @@ std::map<std::string, std::string> macro_definitions(std::string_view header) {
     line = line.substr(6);
     if (line.empty() || (line.front() != ' ' && line.front() != '\t')) continue;
     line = trim(line);
-    const auto end_of_name = line.find_first_of(" \t(");
-    if (end_of_name == std::string_view::npos || line[end_of_name] == '(') continue;
-    auto value = trim(line.substr(end_of_name));
-    value = trim(value.substr(0, std::min(value.find("/*"), value.find("//"))));
-    if (!value.empty()) out[std::string(line.substr(0, end_of_name))] = std::string(value);
+    const auto sp = line.find_first_of(" \t");
+    const auto name = line.substr(0, sp);
+    if (!is_name(name)) continue;  // a function-like macro: "NAME(x)"
+    auto value = sp == std::string_view::npos ? std::string_view{} : trim(line.substr(sp));
+    if (const auto c = value.find("//"); c != std::string_view::npos) value = trim(value.substr(0, c));
+    if (const auto c = value.find("/*"); c != std::string_view::npos) value = trim(value.substr(0, c));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    out.emplace(std::string(name), std::string(value));
   }
   return out;
 }

@@ -9,8 +9,8 @@
 
 namespace gpucheck {
 
-// NAME -> VALUE of each "#define NAME VALUE" line, the value as written, a
-// trailing comment dropped; function-like macros and bare names are left out.
+// NAME -> VALUE of each "#define NAME [VALUE]" line: a trailing comment and
+// a string's quotes removed, "" for a bare name; function-like macros left out.
 std::map<std::string, std::string> macro_definitions(std::string_view header);
 
 }  // namespace gpucheck

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "parse/c_header.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -100,34 +101,12 @@ Result<std::string> parse_rocm_version_file(std::string_view text) {
   return std::string(version);
 }
 
-std::map<std::string, std::string> parse_c_defines(std::string_view text) {
-  std::map<std::string, std::string> out;
-  for (auto line : split_lines(text)) {
-    line = trim(line);
-    if (!starts_with(line, "#")) continue;
-    line = trim(line.substr(1));
-    if (!starts_with(line, "define")) continue;
-    line = line.substr(6);
-    if (line.empty() || (line.front() != ' ' && line.front() != '\t')) continue;
-    line = trim(line);
-    const auto sp = line.find_first_of(" \t");
-    const auto name = line.substr(0, sp);
-    if (!is_name(name)) continue;
-    auto value = sp == std::string_view::npos ? std::string_view{} : trim(line.substr(sp));
-    if (const auto c = value.find("//"); c != std::string_view::npos) value = trim(value.substr(0, c));
-    if (const auto c = value.find("/*"); c != std::string_view::npos) value = trim(value.substr(0, c));
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
-    out.emplace(std::string(name), std::string(value));
-  }
-  return out;
-}
-
 Result<std::string> parse_rocm_version_header(std::string_view text) {
-  return dotted_from_defines(parse_c_defines(text), "ROCM_VERSION_", "rocm_version.h");
+  return dotted_from_defines(macro_definitions(text), "ROCM_VERSION_", "rocm_version.h");
 }
 
 Result<std::string> parse_hip_version_header(std::string_view text) {
-  const auto d = parse_c_defines(text);
+  const auto d = macro_definitions(text);
   auto v = dotted_from_defines(d, "HIP_VERSION_", "hip_version.h");
   if (!v) return v;
   std::string out = *v;

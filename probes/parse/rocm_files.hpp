@@ -45,8 +45,6 @@ std::optional<std::string> gfx_target_name(std::uint64_t gfx_target_version);
 // dotted version without the build number ("6.0.2").
 Result<std::string> parse_rocm_version_file(std::string_view text);
 
-// #define NAME value lines of a C header, values with surrounding quotes removed.
-std::map<std::string, std::string> parse_c_defines(std::string_view text);
 
 // include/rocm-core/rocm_version.h (or the older include/rocm_version.h):
 // ROCM_VERSION_MAJOR/MINOR/PATCH -> "6.0.2".

@@ -12,6 +12,7 @@
 #include "matrix/platform_knowledge.hpp"
 #include "parse/conda_build.hpp"
 #include "parse/conda_meta.hpp"
+#include "parse/c_header.hpp"
 #include "parse/cuda_files.hpp"
 #include "parse/deep_probe_answer.hpp"
 #include "parse/dpkg_status.hpp"
@@ -103,7 +104,7 @@ void probe_files(std::string_view in) {
     case 12: (void)parse_kfd_properties(in); break;
     case 13: (void)parse_rocm_version_file(in); (void)parse_rocm_version_header(in); (void)parse_hip_version_header(in); break;
     case 14: (void)cuda_version_from_version_json(in); (void)cuda_version_from_version_txt(in); (void)cuda_version_from_nvcc(in); break;
-    case 15: (void)integer_defines(in); (void)mountinfo_mount_points(in); (void)parse_c_defines(in); break;
+    case 15: (void)integer_defines(in); (void)mountinfo_mount_points(in); (void)macro_definitions(in); break;
     case 16: (void)pci_ids_name(in, "10de", "2330"); (void)pcie_gen_from_speed(in, pcie_transfer_rates()); (void)parse_link_width(in); break;
     case 17: (void)evaluate_marker(in, MarkerEnv{{{"platform_system", "Linux"}, {"python_version", "3.11"}}}); break;
     case 18: {
