@@ -40,6 +40,7 @@ struct BlockFacts {
   std::vector<std::size_t> unread;  // lines of the block the reader did not understand
   std::optional<std::string> note;  // said of the block in the report
   std::optional<std::string> kind;  // a more exact kind than the reader's ("rocm-smi (concise)")
+  std::vector<ReportStatement> stated;  // error kinds its lines state (error_facts.hpp)
   // The block is of its kind but could not be read (XML cut in half): the
   // import fails when no other block read anything, else it is a note.
   std::optional<Problem> problem;
