@@ -24,12 +24,12 @@ constexpr std::string_view kTfCudnn = "Loaded runtime CuDNN library: ";
 constexpr std::string_view kNvmlVersion = "NVML library version: ";
 constexpr std::string_view kTotalCapacity = " total capacity";
 constexpr std::string_view kHasTotal = " has a total capacity of ";
-constexpr std::string_view kHasTotalTypo = " has a total capacty of ";  // torch 2.1's spelling
+constexpr std::string_view kHasTotalTypo = " has a total capacty of ";  // as some torch releases spell it (MMed-RAG#38)
 constexpr std::string_view kDsMismatch = "Installed CUDA version ";
 constexpr std::string_view kError804 = "Error 804: forward compatibility was attempted on non supported HW";
 
 constexpr std::array kMarkers{kTooOld,     kNotCompatible, kSupports, kHasCc, kFoundGpu, kCudnnTorch, std::string_view(" does not match DSO version "),
-                              kTfCudnn,    kNvmlVersion,   kHasTotal, std::string_view("GiB total capacity"), kDsMismatch, kError804};
+                              kTfCudnn,    kNvmlVersion,   kHasTotal, kHasTotalTypo, std::string_view("GiB total capacity"), kDsMismatch, kError804};
 
 bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 
@@ -122,10 +122,11 @@ void read_more_error_facts(std::string_view t, const std::string& source, BlockF
   // torch's out-of-memory: "(GPU 0; 14.62 GiB total capacity; …)" before 2.1,
   // "GPU 0 has a total capacity of 23.65 GiB of which …" after.
   auto total = t.find(kHasTotal);
-  if (total == std::string_view::npos) total = t.find(kHasTotalTypo);
+  auto total_len = kHasTotal.size();
+  if (total == std::string_view::npos) total = t.find(kHasTotalTypo), total_len = kHasTotalTypo.size();
   if (const auto at = total; at != std::string_view::npos) {
     const auto gpu = t.rfind("GPU ", at);
-    if (const auto bytes = gib_bytes(t.substr(at + kHasTotal.size())); bytes && gpu != std::string_view::npos)
+    if (const auto bytes = gib_bytes(t.substr(at + total_len)); bytes && gpu != std::string_view::npos)
       numbered_device(out, t.substr(gpu + 4)).memory_bytes = bytes;
   } else if (const auto cap = t.find(kTotalCapacity); cap != std::string_view::npos) {
     const auto gpu = t.rfind("(GPU ", cap);
