@@ -348,6 +348,7 @@ class Merger {
       if (!x->git_version) x->git_version = f.git_version;
       x->cpu_only = (x->cpu_only || f.cpu_only) && !x->cuda && !x->hip;
     }
+    a.loader.insert(a.loader.end(), p.loader.begin(), p.loader.end());
     if (p.deep) {
       if (!a.deep) {
         a.deep = p.deep;
