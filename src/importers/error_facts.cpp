@@ -1,7 +1,6 @@
 #include "importers/error_facts.hpp"
 
 #include <array>
-#include <algorithm>
 #include <cctype>
 
 #include "importers/block_util.hpp"
@@ -38,7 +37,6 @@ std::string lowered(std::string_view t) {
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
-
 
 // "8.0", "12.0": a compute capability.
 bool is_cc(std::string_view v) { return v.size() >= 3 && std::isdigit(static_cast<unsigned char>(v[0])) && v.find('.') != std::string_view::npos; }
@@ -194,7 +192,7 @@ constexpr std::array kStated{
     StatedKind{"fp8 models require a gpu with compute capability", "fp8-unsupported"},
     StatedKind{"fp8e4nv not supported", "fp8-unsupported"},
     StatedKind{"running the fp8 model requires gpus with compute capability", "fp8-unsupported"},
-    // vLLM before 0.2.2: "GPUs with compute capability below 7.0 are not supported."
+    // vLLM's check in its early releases (vllm-project/vllm#1284)
     StatedKind{"gpus with compute capability below 7.0 are not supported", "below-vllm-minimum"},
     // the driver's CUDA older than the program's: torch, the CUDA runtime, nvidia-container-cli
     StatedKind{"driver on your system is too old (found version", "driver-too-old"},
@@ -240,9 +238,7 @@ bool states_error_facts(std::string_view line) {
 void read_error_facts(std::string_view t, const std::string& source, BlockFacts& out) {
   const auto low = lowered(t);
   for (auto& k : kStated)
-    if (contains(low, k.marker) &&
-        std::none_of(out.stated.begin(), out.stated.end(), [&](const ReportStatement& s) { return s.value == k.kind; }))
-      out.stated.push_back(ReportStatement{std::string(k.kind), source});
+    if (contains(low, k.marker)) add_statement(out.stated, ReportStatement{std::string(k.kind), source});
   if (const auto at = t.find(kTooOld); at != std::string_view::npos) {
     const auto digits = t.substr(at + kTooOld.size());
     if (const auto n = parse_int(digits.substr(0, digits.find(')'))); n && *n > 0 && *n < 1000000) {
@@ -361,9 +357,7 @@ bool add_message_facts(Facts& facts, std::string_view message) {
     return false;
   if (!read.stated.empty()) {
     if (!facts.report) facts.report = ReportReading{"the message", {}, {}, 0, {}, {}};
-    for (auto& st : read.stated)
-      if (std::none_of(facts.report->stated.begin(), facts.report->stated.end(), [&](const ReportStatement& s) { return s.value == st.value; }))
-        facts.report->stated.push_back(st);
+    for (auto& st : read.stated) add_statement(facts.report->stated, st);
   }
   std::map<std::string, std::string> where;
   std::vector<ReportConflict> conflicts;

@@ -137,9 +137,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     for (auto k = b.first; k <= b.last; ++k) understood[k] = 1;
     for (auto k : read.unread) understood[k] = 0;
     reading.blocks.push_back(ReportBlock{kind, static_cast<int>(b.first + 1), static_cast<int>(b.last + 1), read.note});
-    for (auto& st : read.stated)
-      if (std::none_of(reading.stated.begin(), reading.stated.end(), [&](const ReportStatement& s) { return s.value == st.value; }))
-        reading.stated.push_back(st);
+    for (auto& st : read.stated) add_statement(reading.stated, st);
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
   }
   if (reading.blocks.empty()) {

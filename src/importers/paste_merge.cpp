@@ -382,6 +382,10 @@ class Merger {
 
 }  // namespace
 
+void add_statement(std::vector<ReportStatement>& to, const ReportStatement& statement) {
+  if (std::none_of(to.begin(), to.end(), [&](const ReportStatement& s) { return s.value == statement.value; })) to.push_back(statement);
+}
+
 void merge_block_facts(Facts& into, std::map<std::string, std::string>& into_where, BlockFacts&& from,
                        std::vector<ReportConflict>& conflicts, const std::string& block_source) {
   Merger(into, into_where, from, conflicts, block_source).run();
