@@ -81,6 +81,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"gpu.precisions", K::list, Scope::gpu, "precisions the architecture has in hardware (matrix)"},
       {"gpu.data_center", K::boolean, Scope::gpu, "a data-center part: forward compatibility applies (matrix)"},
       {"gpu.memory_gib", K::number, Scope::gpu, "memory in GiB"},
+      {"gpu.datasheet_memory_gib", K::number, Scope::gpu, "the model's memory in GiB from its datasheet (matrix), for a GPU whose own figure was not read"},
       {"gpu.mig_mode", K::text, Scope::gpu, "MIG mode now: \"Enabled\", \"Disabled\""},
       {"gpu.ecc_uncorrected_volatile", K::number, Scope::gpu, "uncorrected ECC errors since the driver loaded"},
       {"gpu.ecc_uncorrected_aggregate", K::number, Scope::gpu, "uncorrected ECC errors over the GPU's life"},

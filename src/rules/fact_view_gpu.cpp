@@ -97,6 +97,7 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
     out["gpu.architecture"] = F::of_text(model->architecture, model_source(*model));
     out["gpu.data_center"] = F::of_bool(model->data_center, model_source(*model));
     if (model->gfx_target) out["gpu.gfx_target"] = F::of_text(*model->gfx_target, model_source(*model));
+    if (model->memory_gib) out["gpu.datasheet_memory_gib"] = F::of_number(*model->memory_gib, model_source(*model));
     if (!name) out["gpu.name"] = F::of_text(model->name, model_source(*model));
   }
   if (g.kfd && g.kfd->gfx_target) out["gpu.gfx_target"] = F::of_text(*g.kfd->gfx_target, g.kfd->source);
