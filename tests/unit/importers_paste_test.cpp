@@ -167,7 +167,8 @@ TEST_CASE("collect_env: lines glued together are read apart", "[importers][paste
                                "check", "--json"});
   REQUIRE((r.exit_code == 0 || r.exit_code == 1));
   std::set<std::string> seen;
-  for (auto& finding : json::parse(r.out)["findings"]) {
+  const auto out = json::parse(r.out);  // a temporary's member would die before the loop
+  for (auto& finding : out.at("findings")) {
     const auto key = finding["rule"].get<std::string>() + "|" + finding["message"].get<std::string>();
     CHECK(seen.insert(key).second);
   }
@@ -198,7 +199,8 @@ TEST_CASE("collect_env: an AMD GPU of an older ROCm build is never an NVIDIA one
     // No NVIDIA GPU: nothing is judged for NGC containers or CUDA.
     auto r = test::run_gpucheck({"--from", test::source_path(std::string("tests/data/corpus/") + file), "check", "--json"});
     REQUIRE((r.exit_code == 0 || r.exit_code == 1));
-    for (auto& finding : json::parse(r.out)["findings"]) CHECK(finding["message"].get<std::string>().find("NGC") == std::string::npos);
+    const auto out = json::parse(r.out);
+    for (auto& finding : out.at("findings")) CHECK(finding["message"].get<std::string>().find("NGC") == std::string::npos);
   }
 }
 
