@@ -347,6 +347,11 @@ struct ReportReading {
   std::vector<ReportLine> unread;  // the first lines not understood (at most kReportUnreadShown)
   int unread_total = 0;            // all of them
   std::vector<ReportConflict> conflicts;
+  // What the paste's error lines state that no other fact holds, as kinds
+  // ("bf16-unsupported", "out-of-memory"), each with the first line that
+  // states it (src/importers/error_facts.cpp lists them): rules read them as
+  // error.stated.
+  std::vector<ReportStatement> stated;
 };
 
 inline constexpr int kReportUnreadShown = 20;

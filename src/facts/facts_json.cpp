@@ -114,7 +114,7 @@ J to_json(const Note& n) {
 }
 
 J to_json(const ReportReading& r) {
-  J blocks = J::array(), unread = J::array(), conflicts = J::array();
+  J blocks = J::array(), unread = J::array(), conflicts = J::array(), stated = J::array();
   for (auto& b : r.blocks)
     blocks.push_back({{"kind", b.kind}, {"first_line", b.first_line}, {"last_line", b.last_line}, {"note", opt(b.note)}});
   for (auto& l : r.unread) unread.push_back({{"line", l.line}, {"text", l.text}});
@@ -123,11 +123,13 @@ J to_json(const ReportReading& r) {
     for (auto& v : c.values) values.push_back({{"value", v.value}, {"source", v.source}});
     conflicts.push_back({{"fact", c.fact}, {"values", std::move(values)}});
   }
+  for (auto& st : r.stated) stated.push_back({{"kind", st.value}, {"source", st.source}});
   return J{{"name", r.name},
            {"blocks", std::move(blocks)},
            {"unread", std::move(unread)},
            {"unread_total", r.unread_total},
-           {"conflicts", std::move(conflicts)}};
+           {"conflicts", std::move(conflicts)},
+           {"stated", std::move(stated)}};
 }
 
 J to_json(const Facts& f) {

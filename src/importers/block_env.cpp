@@ -3,7 +3,8 @@
 // that decide which GPUs, libraries and ISA a job gets are kept, as the
 // probe keeps them from its own environment: CUDA's and NCCL's in
 // software.gpu_env, ROCm's in software.rocm.env. Other variables of an
-// `env` dump are understood and skipped.
+// `env` dump are understood and skipped. A shell's `echo $LD_LIBRARY_PATH`
+// (after a prompt) and the value it printed on the next line count too.
 #include <array>
 #include <cctype>
 
@@ -53,8 +54,34 @@ Kept kept(std::string_view name) {
   return Kept::no;
 }
 
+// "user@host:~$ echo $LD_LIBRARY_PATH" -> "LD_LIBRARY_PATH"; empty unless a kept variable.
+std::string_view echoed(std::string_view t) {
+  const auto at = t.rfind("echo $");
+  if (at == std::string_view::npos || (at > 0 && t[at - 1] != ' ' && t[at - 1] != '$' && t[at - 1] != '>')) return {};
+  auto name = t.substr(at + 6);
+  if (starts_with(name, "{") && ends_with(name, "}")) name = name.substr(1, name.size() - 2);
+  if (name.empty() || kept(name) == Kept::no) return {};
+  for (char c : name)
+    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_')) return {};
+  return name;
+}
+
+// The value an `echo $VAR` printed: the line right under the command.
+std::optional<Assignment> echo_value(const PasteText& p, std::size_t i) {
+  if (i == 0) return std::nullopt;
+  const auto name = echoed(p.trimmed(i - 1));
+  const auto value = p.trimmed(i);
+  if (name.empty() || value.empty() || value.find(' ') != std::string_view::npos) return std::nullopt;
+  return Assignment{name, value};
+}
+
+std::optional<Assignment> assignment_at(const PasteText& p, std::size_t i) {
+  if (auto a = assignment(p.trimmed(i))) return a;
+  return echo_value(p, i);
+}
+
 Opens opens(const PasteText& p, std::size_t i) {
-  const auto a = assignment(p.trimmed(i));
+  const auto a = assignment_at(p, i);
   return a && kept(a->name) != Kept::no ? Opens::maybe : Opens::no;
 }
 
@@ -62,7 +89,7 @@ bool continues(const PasteText& p, std::size_t, std::size_t i) { return assignme
 
 void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out) {
   for (std::size_t k = first; k <= last; ++k) {
-    const auto a = assignment(p.trimmed(k));
+    const auto a = assignment_at(p, k);
     if (!a) continue;
     const std::string name(a->name);
     switch (kept(a->name)) {

@@ -2,8 +2,13 @@
 // and `ldconfig -p` ("libcuda.so.1 (libc6,x86-64) => /usr/lib/…"): where
 // the loader finds the GPU libraries. libcuda becomes the driver's
 // userspace library; CUDA's libraries become LibraryInstalls; a GPU
-// library "not found" is said in the block's note.
+// library "not found" is said in the block's note. When the `ldd PATH`
+// command shows the object is a Python package's (site-packages), what it
+// loads becomes that package's loader view, as the loader probe records a
+// framework's (import_report.cpp then says which came via LD_LIBRARY_PATH).
+#include <algorithm>
 #include <array>
+#include <filesystem>
 
 #include "importers/block_readers.hpp"
 #include "importers/block_util.hpp"
@@ -59,12 +64,47 @@ std::optional<std::string_view> gpu_library(std::string_view soname) {
   return std::nullopt;
 }
 
+// "ldd /…/site-packages/nvidia/cusparse/lib/libcusparse.so.12" on one of
+// the two lines above the block (a prompt may precede the command).
+std::optional<std::string_view> ldd_object(const PasteText& p, std::size_t first) {
+  for (std::size_t back = 1; back <= 2 && back <= first; ++back) {
+    const auto t = p.trimmed(first - back);
+    const auto at = t.find("ldd /");
+    if (at != std::string_view::npos && (at == 0 || t[at - 1] == ' ')) return trim(t.substr(at + 4));
+  }
+  return std::nullopt;
+}
+
+// ".../site-packages/torch/lib/../../nvidia/cusparse/lib/x.so" -> "nvidia-cusparse"
+// (the wheel's directory, as its distribution is named); empty outside site-packages.
+std::string package_of(std::string_view object) {
+  const std::string normal = std::filesystem::path(object).lexically_normal().generic_string();
+  const auto at = normal.find("/site-packages/");
+  if (at == std::string::npos) return {};
+  const auto rest = normal.substr(at + 15);
+  const auto lib = rest.find("/lib/");
+  std::string package = lib == std::string::npos ? rest.substr(0, rest.find('/')) : rest.substr(0, lib);
+  std::replace(package.begin(), package.end(), '/', '-');
+  return package;
+}
+
 void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out) {
   std::vector<std::string> missing;
+  LoaderView view;
+  if (const auto object = ldd_object(p, first)) {
+    view.object = std::string(*object);
+    view.owner = package_of(*object);
+  }
   if (ldconfig_header(p.trimmed(first))) out.kind = "ldconfig -p";
   for (std::size_t k = first; k <= last; ++k) {
     const auto l = link(p.trimmed(k));
     if (!l) continue;
+    if (!view.owner.empty() && (gpu_library(l->soname) || starts_with(l->soname, "libcuda.so"))) {
+      ResolvedNeed need;
+      need.soname = std::string(l->soname);
+      if (!l->path.empty()) need.path = std::string(l->path);
+      view.needed.push_back(std::move(need));
+    }
     if (l->path.empty()) {
       if (gpu_library(l->soname) || starts_with(l->soname, "libcuda.so")) missing.emplace_back(l->soname);
       continue;
@@ -87,6 +127,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
     }
   }
   if (!missing.empty()) out.note = "not found by the loader: " + join(missing, ", ");
+  if (!view.needed.empty()) report_python(out.facts).loader.push_back(std::move(view));
 }
 
 }  // namespace

@@ -23,13 +23,20 @@ constexpr std::string_view kTfCudnn = "Loaded runtime CuDNN library: ";
 constexpr std::string_view kNvmlVersion = "NVML library version: ";
 constexpr std::string_view kTotalCapacity = " total capacity";
 constexpr std::string_view kHasTotal = " has a total capacity of ";
+constexpr std::string_view kHasTotalTypo = " has a total capacty of ";  // as some torch releases spell it (MMed-RAG#38)
 constexpr std::string_view kDsMismatch = "Installed CUDA version ";
 constexpr std::string_view kError804 = "Error 804: forward compatibility was attempted on non supported HW";
 
 constexpr std::array kMarkers{kTooOld,     kNotCompatible, kSupports, kHasCc, kFoundGpu, kCudnnTorch, std::string_view(" does not match DSO version "),
-                              kTfCudnn,    kNvmlVersion,   kHasTotal, std::string_view("GiB total capacity"), kDsMismatch, kError804};
+                              kTfCudnn,    kNvmlVersion,   kHasTotal, kHasTotalTypo, std::string_view("GiB total capacity"), kDsMismatch, kError804};
 
 bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
+
+std::string lowered(std::string_view t) {
+  std::string out(t);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
 
 // "8.0", "12.0": a compute capability.
 bool is_cc(std::string_view v) { return v.size() >= 3 && std::isdigit(static_cast<unsigned char>(v[0])) && v.find('.') != std::string_view::npos; }
@@ -69,7 +76,7 @@ CudaDevice& device(BlockFacts& out, std::string_view name) {
 
 std::string_view strip_gpu_word(std::string_view name) {
   name = trim(name);
-  if (ends_with(name, " GPU")) name.remove_suffix(4);
+  if (name.size() > 4 && lowered(name.substr(name.size() - 4)) == " gpu") name.remove_suffix(4);
   return name;
 }
 
@@ -112,9 +119,12 @@ void read_more_error_facts(std::string_view t, const std::string& source, BlockF
   }
   // torch's out-of-memory: "(GPU 0; 14.62 GiB total capacity; …)" before 2.1,
   // "GPU 0 has a total capacity of 23.65 GiB of which …" after.
-  if (const auto at = t.find(kHasTotal); at != std::string_view::npos) {
+  auto total = t.find(kHasTotal);
+  auto total_len = kHasTotal.size();
+  if (total == std::string_view::npos) total = t.find(kHasTotalTypo), total_len = kHasTotalTypo.size();
+  if (const auto at = total; at != std::string_view::npos) {
     const auto gpu = t.rfind("GPU ", at);
-    if (const auto bytes = gib_bytes(t.substr(at + kHasTotal.size())); bytes && gpu != std::string_view::npos)
+    if (const auto bytes = gib_bytes(t.substr(at + total_len)); bytes && gpu != std::string_view::npos)
       numbered_device(out, t.substr(gpu + 4)).memory_bytes = bytes;
   } else if (const auto cap = t.find(kTotalCapacity); cap != std::string_view::npos) {
     const auto gpu = t.rfind("(GPU ", cap);
@@ -168,6 +178,50 @@ constexpr std::array<std::string_view, 18> kKnownErrors{
     "is only supported on GPUs with compute capability", "CUDA_HOME does not exist", "Found no NVIDIA driver on your system",
     "CUDA_ERROR_NO_DEVICE"};
 
+// What an error line states that no other fact holds, as a kind the rules
+// test (error.stated). Each marker is the library's own text, lower-cased:
+// a paste may lower-case the whole message (OpenBuddy#45).
+struct StatedKind {
+  std::string_view marker, kind;
+};
+constexpr std::array kStated{
+    // vLLM (_check_if_gpu_supports_dtype), accelerate's mixed precision check
+    StatedKind{"bfloat16 is only supported on gpus with compute capability", "bf16-unsupported"},
+    StatedKind{"bf16 mixed precision requires pytorch >= 1.10", "bf16-unsupported"},
+    // ComfyUI-QwenVL, Triton's "type fp8e4nv not supported in this architecture", Llama 3.1's FP8 note
+    StatedKind{"fp8 models require a gpu with compute capability", "fp8-unsupported"},
+    StatedKind{"fp8e4nv not supported", "fp8-unsupported"},
+    StatedKind{"running the fp8 model requires gpus with compute capability", "fp8-unsupported"},
+    // vLLM's check in its early releases (vllm-project/vllm#1284)
+    StatedKind{"gpus with compute capability below 7.0 are not supported", "below-vllm-minimum"},
+    // the driver's CUDA older than the program's: torch, the CUDA runtime, nvidia-container-cli
+    StatedKind{"driver on your system is too old (found version", "driver-too-old"},
+    StatedKind{"cudaerrorinsufficientdriver", "driver-too-old"},
+    StatedKind{"cuda driver version is insufficient for cuda runtime version", "driver-too-old"},
+    StatedKind{"unsatisfied condition: cuda", "driver-too-old"},
+    StatedKind{"error 804: forward compatibility was attempted on non supported hw", "forward-compat-refused"},
+    StatedKind{"driver/library version mismatch", "nvml-mismatch"},
+    StatedKind{"loaded runtime cudnn library:", "cudnn-mismatch"},
+    StatedKind{"no kernel image is available for execution on the device", "no-kernel-image"},
+    StatedKind{"hip error: invalid device function", "hip-invalid-device-function"},
+    StatedKind{"cuda_home does not exist", "cuda-home-missing"},
+    StatedKind{"does not match the version torch was compiled with", "toolkit-differs-from-build"},
+    // nvcc fatal: any quotes (a paste's editor may curl them)
+    StatedKind{"nvcc fatal   : unsupported gpu architecture", "nvcc-unsupported-arch"},
+    StatedKind{"nvcc fatal : unsupported gpu architecture", "nvcc-unsupported-arch"},
+    // jax: the CPU-only jaxlib on a host whose GPU it cannot use
+    StatedKind{"a cuda-enabled jaxlib is not installed", "jax-no-cuda-backend"},
+    StatedKind{"backend 'gpu' failed to initialize", "jax-no-cuda-backend"},
+    StatedKind{"torch not compiled with cuda enabled", "torch-cpu-only"},
+    StatedKind{"cuda out of memory", "out-of-memory"},
+    StatedKind{"outofmemoryerror", "out-of-memory"},
+    StatedKind{"cannot re-initialize cuda in forked subprocess", "cuda-after-fork"},
+    StatedKind{"to use cuda with multiprocessing, you must use the 'spawn' start method", "cuda-after-fork"},
+    StatedKind{"expected all tensors to be on the same device", "tensors-on-two-devices"},
+    StatedKind{"undefined symbol: __nvjitlink", "nvjitlink-undefined-symbol"},
+    StatedKind{"not defined in file libcublaslt.so.11 with link time reference", "cublaslt-symbol-missing"},
+};
+
 }  // namespace
 
 bool states_error_facts(std::string_view line) {
@@ -175,10 +229,16 @@ bool states_error_facts(std::string_view line) {
     if (contains(line, m)) return true;
   for (auto m : kKnownErrors)
     if (contains(line, m)) return true;
+  const auto low = lowered(line);
+  for (auto& k : kStated)
+    if (contains(low, k.marker)) return true;
   return false;
 }
 
 void read_error_facts(std::string_view t, const std::string& source, BlockFacts& out) {
+  const auto low = lowered(t);
+  for (auto& k : kStated)
+    if (contains(low, k.marker)) add_statement(out.stated, ReportStatement{std::string(k.kind), source});
   if (const auto at = t.find(kTooOld); at != std::string_view::npos) {
     const auto digits = t.substr(at + kTooOld.size());
     if (const auto n = parse_int(digits.substr(0, digits.find(')'))); n && *n > 0 && *n < 1000000) {
@@ -214,9 +274,9 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
   // "Your Tesla T4 GPU has compute capability 7.5."
   if (const auto at = t.find(kHasCc); at != std::string_view::npos) {
     const auto head = t.substr(0, at);
-    const auto your = head.rfind("Your ");
+    const auto your = std::string_view(low).substr(0, at).rfind("your ");
     auto cc = first_word(t.substr(at + kHasCc.size()));
-    while (!cc.empty() && (cc.back() == '.' || cc.back() == ',')) cc.remove_suffix(1);
+    while (!cc.empty() && (cc.back() == '.' || cc.back() == ',' || cc.back() == '*' || cc.back() == '`')) cc.remove_suffix(1);
     if (your != std::string_view::npos && is_cc(cc)) {
       device(out, strip_gpu_word(head.substr(your + 5))).compute_capability = std::string(cc);
       out.where["cuda_driver_api.devices.compute_capability"] = source;
@@ -293,13 +353,17 @@ bool add_message_facts(Facts& facts, std::string_view message) {
   for (auto line : split(message, '\n'))
     if (states_error_facts(line)) read_error_facts(trim(line), "the message", read);
   if (read.where.empty() && !read.facts.cuda && read.facts.software.python.empty() && read.facts.software.libraries.empty() &&
-      !read.facts.nvidia_driver.kernel_module.version)
+      !read.facts.nvidia_driver.kernel_module.version && read.stated.empty())
     return false;
+  if (!read.stated.empty()) {
+    if (!facts.report) facts.report = ReportReading{"the message", {}, {}, 0, {}, {}};
+    for (auto& st : read.stated) add_statement(facts.report->stated, st);
+  }
   std::map<std::string, std::string> where;
   std::vector<ReportConflict> conflicts;
   merge_block_facts(facts, where, std::move(read), conflicts, "the message");
   if (!conflicts.empty()) {
-    if (!facts.report) facts.report = ReportReading{"the message", {}, {}, 0, {}};
+    if (!facts.report) facts.report = ReportReading{"the message", {}, {}, 0, {}, {}};
     facts.report->conflicts.insert(facts.report->conflicts.end(), conflicts.begin(), conflicts.end());
   }
   return true;

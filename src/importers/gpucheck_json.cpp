@@ -231,6 +231,8 @@ ReportReading read_report_reading(JsonReader& r, const Node& n) {
     for (auto& v : r.objects(r.child(c, "values"))) conflict.values.push_back(ReportStatement{r.string(v, "value"), r.string(v, "source")});
     out.conflicts.push_back(std::move(conflict));
   }
+  // Absent in reports written before error kinds were recorded: none.
+  for (auto& st : r.objects(r.child(n, "stated"))) out.stated.push_back(ReportStatement{r.string(st, "kind"), r.string(st, "source")});
   return out;
 }
 

@@ -88,6 +88,33 @@ std::string shortened(std::string_view line) {
   return std::string(line.substr(0, cut)) + "…";
 }
 
+// An `ldd` of a Python package's library (block_ldd.cpp) that resolved a
+// GPU library outside site-packages, in a directory the paste's
+// LD_LIBRARY_PATH lists: the loader took it via LD_LIBRARY_PATH, ahead of
+// the environment's own wheel (ld.so searches LD_LIBRARY_PATH before
+// RUNPATH), which is what python.shadowed_libraries reports.
+void mark_ld_library_path_shadowing(Facts& facts) {
+  const auto env = facts.software.gpu_env.find("LD_LIBRARY_PATH");
+  if (env == facts.software.gpu_env.end()) return;
+  std::vector<std::string_view> dirs;
+  for (auto d : split(env->second, ':')) {
+    d = trim(d);
+    while (d.size() > 1 && d.back() == '/') d.remove_suffix(1);
+    if (!d.empty()) dirs.push_back(d);
+  }
+  for (auto& py : facts.software.python)
+    for (auto& view : py.loader) {
+      if (view.owner.empty()) continue;  // not a package's object
+      for (auto& need : view.needed) {
+        if (!need.path || need.path->find("/site-packages/") != std::string::npos) continue;
+        const std::string_view dir = std::string_view(*need.path).substr(0, need.path->rfind('/'));
+        if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) continue;
+        need.via = "LD_LIBRARY_PATH";
+        need.shadows_bundled = true;
+      }
+    }
+}
+
 // Any text: its blocks, each read by its reader, merged (docs/report-formats.md).
 Result<ImportedReport> import_paste(std::string_view text, const std::string& name) {
   const PasteText p = paste_lines(text, name);
@@ -110,6 +137,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     for (auto k = b.first; k <= b.last; ++k) understood[k] = 1;
     for (auto k : read.unread) understood[k] = 0;
     reading.blocks.push_back(ReportBlock{kind, static_cast<int>(b.first + 1), static_cast<int>(b.last + 1), read.note});
+    for (auto& st : read.stated) add_statement(reading.stated, st);
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
   }
   if (reading.blocks.empty()) {
@@ -122,6 +150,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     if (reading.unread.size() < static_cast<std::size_t>(kReportUnreadShown))
       reading.unread.push_back(ReportLine{static_cast<int>(i + 1), shortened(p.trimmed(i))});
   }
+  mark_ld_library_path_shadowing(facts);
   // A framework a block named without its version ("torch.version.cuda: 12.1"
   // alone) is no build gpucheck can judge.
   for (auto& env : facts.software.python)

@@ -40,6 +40,7 @@ struct BlockFacts {
   std::vector<std::size_t> unread;  // lines of the block the reader did not understand
   std::optional<std::string> note;  // said of the block in the report
   std::optional<std::string> kind;  // a more exact kind than the reader's ("rocm-smi (concise)")
+  std::vector<ReportStatement> stated;  // error kinds its lines state (error_facts.hpp)
   // The block is of its kind but could not be read (XML cut in half): the
   // import fails when no other block read anything, else it is a note.
   std::optional<Problem> problem;
@@ -80,6 +81,10 @@ std::vector<PasteBlock> split_paste(const PasteText& p);
 // conflict (kept in `conflicts`, the fact keeps the first value).
 // `into_where` collects the sources of the values taken; `block_source` is
 // the block's span, the source of a value its reader gave no line for.
+// Adds a stated error kind unless one of the same kind is there: each kind
+// once, cited by the first line that states it.
+void add_statement(std::vector<ReportStatement>& to, const ReportStatement& statement);
+
 void merge_block_facts(Facts& into, std::map<std::string, std::string>& into_where, BlockFacts&& from,
                        std::vector<ReportConflict>& conflicts, const std::string& block_source);
 

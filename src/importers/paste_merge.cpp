@@ -348,6 +348,7 @@ class Merger {
       if (!x->git_version) x->git_version = f.git_version;
       x->cpu_only = (x->cpu_only || f.cpu_only) && !x->cuda && !x->hip;
     }
+    a.loader.insert(a.loader.end(), p.loader.begin(), p.loader.end());
     if (p.deep) {
       if (!a.deep) {
         a.deep = p.deep;
@@ -380,6 +381,10 @@ class Merger {
 };
 
 }  // namespace
+
+void add_statement(std::vector<ReportStatement>& to, const ReportStatement& statement) {
+  if (std::none_of(to.begin(), to.end(), [&](const ReportStatement& s) { return s.value == statement.value; })) to.push_back(statement);
+}
 
 void merge_block_facts(Facts& into, std::map<std::string, std::string>& into_where, BlockFacts&& from,
                        std::vector<ReportConflict>& conflicts, const std::string& block_source) {

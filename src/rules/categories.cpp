@@ -28,6 +28,7 @@ const std::vector<Category>& categories() {
       {"lock-drift", "the host differs from the lockfile (gpucheck verify)"},
       {"matrix-age", "the matrix in use is older than 90 days: what is newer than it is not judged"},
       {"report-conflict", "a pasted report that states one fact twice with different values (--from)"},
+      {"not-environment", "what a pasted error shows is no fault of the stack: a capacity question (out of memory) or the program's own bug"},
       {"unverified", "on a host with GPUs, a probe that could not answer (hung, crashed, failed) or a check asked for that did not run: what it would have shown is not proven"},
   };
   return all;

@@ -58,6 +58,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"rocm.release_gfx_targets", K::list, Scope::host, "gfx targets AMD lists as supported by the installed ROCm release (matrix)"},
       {"rocm.release_deprecated_gfx_targets", K::list, Scope::host, "gfx targets AMD lists as deprecated in the installed ROCm release (matrix)"},
       {"xid.codes", K::list, Scope::host, "Xid codes in the kernel log since boot"},
+      {"error.stated", K::list, Scope::host, "what a pasted error message states (check --from, explain): \"bf16-unsupported\", \"fp8-unsupported\", \"below-vllm-minimum\", \"driver-too-old\", \"forward-compat-refused\", \"nvml-mismatch\", \"cudnn-mismatch\", \"no-kernel-image\", \"hip-invalid-device-function\", \"cuda-home-missing\", \"toolkit-differs-from-build\", \"nvcc-unsupported-arch\", \"jax-no-cuda-backend\", \"torch-cpu-only\", \"out-of-memory\", \"cuda-after-fork\", \"tensors-on-two-devices\", \"nvjitlink-undefined-symbol\", \"cublaslt-symbol-missing\""},
       // gpu
       {"gpu.address", K::text, Scope::gpu, "PCI address, or the report's GPU label"},
       {"gpu.vendor", K::text, Scope::gpu, "\"nvidia\" or \"amd\""},
@@ -80,6 +81,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"gpu.precisions", K::list, Scope::gpu, "precisions the architecture has in hardware (matrix)"},
       {"gpu.data_center", K::boolean, Scope::gpu, "a data-center part: forward compatibility applies (matrix)"},
       {"gpu.memory_gib", K::number, Scope::gpu, "memory in GiB"},
+      {"gpu.datasheet_memory_gib", K::number, Scope::gpu, "the model's memory in GiB from its datasheet (matrix), for a GPU whose own figure was not read"},
       {"gpu.mig_mode", K::text, Scope::gpu, "MIG mode now: \"Enabled\", \"Disabled\""},
       {"gpu.ecc_uncorrected_volatile", K::number, Scope::gpu, "uncorrected ECC errors since the driver loaded"},
       {"gpu.ecc_uncorrected_aggregate", K::number, Scope::gpu, "uncorrected ECC errors over the GPU's life"},

@@ -25,6 +25,18 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::option
   host_driver_facts(f, m, host);
   driver_branch_facts(m, today, host);
   host_software_facts(f, m, host);
+  // What a paste's error lines state (importers/error_facts.cpp): the
+  // error is evidence, cited by its line.
+  if (f.report && !f.report->stated.empty()) {
+    std::vector<std::string> kinds;
+    std::string lines;
+    for (auto& st : f.report->stated) {
+      kinds.push_back(st.value);
+      if (!lines.empty()) lines.append("; ");
+      lines.append(st.value).append(" at ").append(st.source);
+    }
+    host["error.stated"] = FactValue::of_list(std::move(kinds), lines);
+  }
 
   const auto gpus = gpu_inventory(f);
   std::vector<FactMap> gpu_maps;

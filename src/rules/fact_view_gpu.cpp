@@ -80,10 +80,14 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   if (g.smi || g.cuda) vendor = to_string(PciVendor::nvidia);
   if (g.kfd) vendor = to_string(PciVendor::amd);
   if (!vendor.empty()) out["gpu.vendor"] = F::of_text(std::string(vendor), out["gpu.address"].source);
+  // A device a paste stated (an error naming it, a printed value) is no
+  // CUDA call's answer: cite the report, whose blocks give the lines.
+  const bool reported = g.cuda && g.cuda->pci_bus_id && starts_with(*g.cuda->pci_bus_id, "report:");
+  const auto cuda_src = [&](const char* call) { return std::string(reported ? "the report" : call); };
   std::optional<std::string> name;
   std::string name_src;
   if (g.smi && g.smi->product_name) name = g.smi->product_name, name_src = g.smi_source;
-  else if (g.cuda && g.cuda->name) name = g.cuda->name, name_src = "cuDeviceGetName";
+  else if (g.cuda && g.cuda->name) name = g.cuda->name, name_src = cuda_src("cuDeviceGetName");
   else if (g.kfd && g.kfd->name) name = g.kfd->name, name_src = g.kfd->source;
   else if (g.pci && g.pci->name) name = g.pci->name, name_src = "pci.ids";
   if (name) out["gpu.name"] = F::of_text(*name, name_src);
@@ -93,10 +97,11 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
     out["gpu.architecture"] = F::of_text(model->architecture, model_source(*model));
     out["gpu.data_center"] = F::of_bool(model->data_center, model_source(*model));
     if (model->gfx_target) out["gpu.gfx_target"] = F::of_text(*model->gfx_target, model_source(*model));
+    if (model->memory_gib) out["gpu.datasheet_memory_gib"] = F::of_number(*model->memory_gib, model_source(*model));
     if (!name) out["gpu.name"] = F::of_text(model->name, model_source(*model));
   }
   if (g.kfd && g.kfd->gfx_target) out["gpu.gfx_target"] = F::of_text(*g.kfd->gfx_target, g.kfd->source);
-  if (g.cuda && g.cuda->compute_capability) out["gpu.compute_capability"] = F::of_version(*g.cuda->compute_capability, "cuDeviceGetAttribute");
+  if (g.cuda && g.cuda->compute_capability) out["gpu.compute_capability"] = F::of_version(*g.cuda->compute_capability, cuda_src("cuDeviceGetAttribute"));
   else if (model && model->compute_capability) out["gpu.compute_capability"] = F::of_version(*model->compute_capability, model_source(*model));
   if (auto cc = out.find("gpu.compute_capability"); cc != out.end()) {
     if (auto* a = find_arch_precisions(m, cc->second.text)) {
@@ -104,7 +109,7 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
       if (!model) out["gpu.architecture"] = F::of_text(a->architecture, "matrix: compute capability " + a->compute_capability.text());
     }
   }
-  if (g.cuda && g.cuda->memory_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), "cuDeviceTotalMem");
+  if (g.cuda && g.cuda->memory_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), cuda_src("cuDeviceTotalMem"));
   else if (g.smi && g.smi->memory_total_mib) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.smi->memory_total_mib) / 1024.0, g.smi_source);
   else if (g.kfd && g.kfd->vram_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.kfd->vram_bytes) / (1ull << 30), g.kfd->source);
   if (g.smi) {

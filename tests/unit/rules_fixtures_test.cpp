@@ -30,8 +30,15 @@ namespace {
 
 const std::string kHosts = gpucheck::test::source_path("tests/fixtures/hosts");
 
+// tests/fixtures/triggers.json, with the cases of triggers-diagnosis.json
+// (the rules of matrix/rules/diagnosis.json, judged on real pastes) after its own.
 const json& table() {
-  static const json t = json::parse(gpucheck::test::read_file(gpucheck::test::source_path("tests/fixtures/triggers.json")));
+  static const json t = [] {
+    json all = json::parse(gpucheck::test::read_file(gpucheck::test::source_path("tests/fixtures/triggers.json")));
+    const json more = json::parse(gpucheck::test::read_file(gpucheck::test::source_path("tests/fixtures/triggers-diagnosis.json")));
+    for (auto& c : more.at("cases")) all["cases"].push_back(c);
+    return all;
+  }();
   return t;
 }
 

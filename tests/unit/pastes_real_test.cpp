@@ -1,0 +1,105 @@
+// Real pastes from public issue threads (tests/data/pastes-real/README.md):
+// each is read and judged the way `check --from` does (import_report, then
+// judge), and must get the diagnosis its thread reached, as
+// tests/data/pastes-real/expected.json states it.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "importers/import_report.hpp"
+#include "rules/knowledge.hpp"
+#include "rules/verdict.hpp"
+#include "util/dates.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Knowledge& embedded_knowledge() {
+  static const Knowledge k = [] {
+    auto r = load_knowledge("");
+    if (!r) throw std::runtime_error("embedded matrix: " + r.problem().where + ": " + r.problem().detail);
+    return std::move(r).value();
+  }();
+  return k;
+}
+
+std::string describe(const Verdict& v) {
+  std::string s;
+  for (auto& f : v.findings) s.append("\n  ").append(to_string(f.severity)).append(" ").append(f.rule).append(": ").append(f.message);
+  return s.empty() ? " (none)" : s;
+}
+
+std::vector<std::string> strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  for (auto& s : j.value(key, json::array())) out.push_back(s.get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("each real paste gets the diagnosis its thread reached", "[pastes-real][rules]") {
+  const std::string dir = test::source_path("tests/data/pastes-real");
+  const auto expected = json::parse(test::read_file(dir + "/expected.json")).at("pastes");
+  // Every paste has its source note and an expectation, and every expectation a paste.
+  std::set<std::string> pastes;
+  for (auto& e : fs::directory_iterator(dir)) {
+    const auto name = e.path().filename().string();
+    if (e.path().extension() != ".txt" || name.size() > 11 && name.substr(name.size() - 11) == ".source.txt") continue;
+    pastes.insert(name);
+    INFO(name << ": needs " << name.substr(0, name.size() - 4) << ".source.txt and an entry in expected.json");
+    CHECK(fs::exists(dir + "/" + name.substr(0, name.size() - 4) + ".source.txt"));
+    CHECK(expected.contains(name));
+  }
+  CHECK(pastes.size() == expected.size());
+
+  const auto today = parse_iso_date("2026-12-01");  // the matrix-age note stays out of the verdicts
+  REQUIRE(today);
+  int diagnosed = 0, fine = 0, undiagnosable = 0;
+  for (auto& [name, want] : expected.items()) {
+    INFO(name << " (" << want.value("thread", "") << "): " << want.value("conclusion", ""));
+    auto imported = import_report(test::read_file(dir + "/" + name), name);
+    INFO("import: " << (imported ? "ok" : imported.problem().detail));
+    REQUIRE(imported);
+    Facts facts = std::move(imported).value().facts;
+    facts.from_report = true;  // as `check --from` marks them
+    const Verdict v = judge(facts, embedded_knowledge(), LaunchRequirements{}, today);
+    INFO("findings:" << describe(v));
+    std::set<std::string> errors, warnings, fired;
+    for (auto& f : v.findings) {
+      fired.insert(f.rule);
+      if (f.severity != Severity::info) warnings.insert(f.rule);
+      if (f.severity == Severity::error) {
+        errors.insert(f.rule);
+        // An error always cites what the input said.
+        CHECK(!f.evidence.empty());
+      }
+    }
+    bool ok = true;
+    if (want.contains("undiagnosable")) {
+      ++undiagnosable;
+      CHECK(!want["undiagnosable"].get<std::string>().empty());
+      ok = errors.empty();  // the evidence is not in the paste: no error may be invented
+    } else if (want.value("fine", false)) {
+      ok = errors.empty();
+      for (auto& r : strings(want, "infos")) ok = ok && fired.count(r) == 1;
+      if (ok) ++fine;
+    } else {
+      const auto rules = strings(want, "errors"), warned = strings(want, "warnings");
+      CHECK(rules.size() + warned.size() > 0);
+      for (auto& r : rules) ok = ok && errors.count(r) == 1;
+      // The fault shows in the paste, the harm it caused does not: a warning is the honest verdict.
+      for (auto& r : warned) ok = ok && warnings.count(r) == 1;
+    }
+    CHECK(ok);
+    if (ok && !want.contains("undiagnosable")) ++diagnosed;
+  }
+  WARN("real pastes diagnosed as their threads concluded: " << diagnosed << " of " << expected.size() << " (" << fine
+                                                            << " fine, no error), " << undiagnosable << " undiagnosable from their own text");
+  CHECK(diagnosed >= 40);
+  CHECK(fine >= 5);
+}
