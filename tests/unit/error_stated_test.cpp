@@ -6,17 +6,13 @@
 #include "facts/facts_json.hpp"
 #include "importers/error_facts.hpp"
 #include "importers/import_report.hpp"
+#include "paste_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
+using gpucheck::test::paste;
 
 namespace {
-
-Facts paste(const std::string& text) {
-  auto r = import_report(text, "paste.txt");
-  if (!r) FAIL(r.problem().detail);
-  return r.value().facts;
-}
 
 std::vector<std::string> stated(const Facts& f) {
   std::vector<std::string> out;

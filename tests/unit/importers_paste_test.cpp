@@ -12,18 +12,14 @@
 #include "importers/error_facts.hpp"
 #include "importers/import_report.hpp"
 #include "rules/report_conflicts.hpp"
+#include "paste_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
+using gpucheck::test::paste;
 using nlohmann::json;
 
 namespace {
-
-Facts paste(const std::string& text) {
-  auto r = import_report(text, "paste.txt");
-  if (!r) FAIL(r.problem().detail);
-  return r.value().facts;
-}
 
 std::vector<std::string> kinds(const Facts& f) {
   std::vector<std::string> out;

@@ -5,9 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include "importers/import_report.hpp"
+#include "paste_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
+using gpucheck::test::paste;
 
 namespace {
 
@@ -17,12 +19,6 @@ const std::string kLdd =
     "\tlibnvJitLink.so.12 => /usr/local/cuda-12.1/lib64/libnvJitLink.so.12 (0x000070ddad800000)\n"
     "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x000070ddad400000)\n"
     "\n";
-
-Facts paste(const std::string& text) {
-  auto r = import_report(text, "paste.txt");
-  if (!r) FAIL(r.problem().detail);
-  return r.value().facts;
-}
 
 const ResolvedNeed& only_need(const Facts& f) {
   REQUIRE(f.software.python.size() == 1);
