@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   nlohmann-json3-dev libpugixml-dev libcli11-dev ccache               # build (ccache: used when present)
   libsimdjson-dev                                                     # gpucheck fleet: reading thousands of reports fast
+  libcereal-dev                                                       # the built-in matrix's image, written by the build
   libcurl4-openssl-dev libssl-dev                                     # matrix updates: the download, Ed25519 signatures
   openssl                                                             # the update tests' keys and test CA
   zsh fish groff-base                                                 # the completions' and the man page's tests

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "cli/app.hpp"
 #include "cli/report_output.hpp"
 #include "fleet/fleet_files.hpp"

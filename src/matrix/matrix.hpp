@@ -42,6 +42,7 @@ struct GpuModel {
   // given and refuses one for a figure that is not (gpu_figures.hpp).
   std::map<std::string, std::string> figure_sources;
   std::vector<std::string> sources;               // URLs of the other facts: ids, names, compute capability
+  bool operator==(const GpuModel&) const = default;
 };
 
 // What an architecture (by compute capability) has in hardware.
@@ -50,6 +51,7 @@ struct ArchPrecisions {
   std::string architecture;          // "Ampere"
   std::vector<std::string> precisions;  // "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "fp6"
   std::vector<std::string> sources;
+  bool operator==(const ArchPrecisions&) const = default;
 };
 
 struct CudaRelease {
@@ -59,6 +61,7 @@ struct CudaRelease {
   std::optional<std::string> checked;       // how it was confirmed: "docs", "copy", "wheel 2026-12-01"
   std::optional<std::string> note;          // why a field is missing, where sources differ
   std::vector<std::string> sources;
+  bool operator==(const CudaRelease&) const = default;
 };
 
 // A CUDA major family: minor-version compatibility and supported architectures.
@@ -68,6 +71,7 @@ struct CudaFamily {
   std::optional<Version> min_compute_capability;   // oldest arch it builds for: "5.0"
   std::optional<Version> max_compute_capability;   // newest arch known: "12.0"
   std::vector<std::string> sources;
+  bool operator==(const CudaFamily&) const = default;
 };
 
 // A framework release and one of its build variants.
@@ -92,6 +96,7 @@ struct FrameworkVariant {
   std::optional<std::string> checked;       // how it was confirmed: "docs", "wheel 2026-12-01" (matrix_values::checked)
   std::optional<std::string> note;          // what could not be confirmed, or how sources differ
   std::vector<std::string> sources;
+  bool operator==(const FrameworkVariant&) const = default;
 };
 
 struct NgcRelease {
@@ -103,6 +108,7 @@ struct NgcRelease {
   std::vector<Version> forward_compat_branches;  // data-center GPUs: "470.57", "525.85", "535.86"
   std::optional<Version> min_compute_capability;
   std::vector<std::string> sources;
+  bool operator==(const NgcRelease&) const = default;
 };
 
 // A ROCm release (or series): the gfx targets AMD lists for it on Linux.
@@ -114,6 +120,7 @@ struct RocmRelease {
   std::vector<std::string> deprecated_gfx_targets;  // still shipped, to be removed: "gfx906"
   std::optional<std::string> note;                  // how the lists were read where sources differ
   std::vector<std::string> sources;
+  bool operator==(const RocmRelease&) const = default;
 };
 
 // An NVIDIA driver branch as NVIDIA's data-center driver lifecycle names
@@ -129,6 +136,7 @@ struct DriverBranch {
   DriverBranchKind kind = DriverBranchKind::production;
   std::optional<std::string> end_of_life;            // "2026-06"; none: NVIDIA gives none
   std::vector<std::string> sources;
+  bool operator==(const DriverBranch&) const = default;
 };
 
 // Where the matrix in use came from, for `matrix show` and the reports
@@ -140,6 +148,7 @@ struct MatrixProvenance {
   std::string fetched;              // cached: when, "2026-12-02T03:10:44Z"
   std::string signed_by;            // cached: the key's id and where it is trusted from
   std::string note;                 // why a cached matrix was passed over, when one was
+  bool operator==(const MatrixProvenance&) const = default;
 };
 
 struct Matrix {
@@ -162,6 +171,7 @@ struct Matrix {
   std::vector<PcieGeneration> pcie_generations;
   std::vector<CudaError> cuda_errors;
   // Rules are parsed by rules/rule_load.cpp from the same documents.
+  bool operator==(const Matrix&) const = default;
 };
 
 }  // namespace gpucheck

@@ -18,6 +18,7 @@ struct SonamePrefixes {
   std::string family;                 // "cuda-toolkit", "rocm"
   std::vector<std::string> prefixes;  // "libcublas", "libnvidia-"
   std::vector<std::string> sources;
+  bool operator==(const SonamePrefixes&) const = default;
 };
 
 // A shim library that dlopen()s its sub-libraries at run time, so they are
@@ -27,6 +28,7 @@ struct SubLibraries {
   std::string shim;                  // "libcudnn.so.9"
   std::vector<std::string> sonames;  // "libcudnn_graph.so.9", in the order they are resolved
   std::vector<std::string> sources;
+  bool operator==(const SubLibraries&) const = default;
 };
 
 // NVIDIA's wheels of one library, by their PyPI names (PEP 503 normal form).
@@ -35,6 +37,7 @@ struct LibraryWheels {
   std::vector<std::string> wheels;        // carry the library's files: "nvidia-cudnn-cu12"
   std::vector<std::string> metapackages;  // name its version but carry no files: "tensorrt"
   std::vector<std::string> sources;
+  bool operator==(const LibraryWheels&) const = default;
 };
 
 // One PCIe generation: the rate sysfs reports, and the line encoding that
@@ -45,6 +48,7 @@ struct PcieGeneration {
   std::optional<std::string> encoding;  // "128b/130b"; absent where the payload share is unconfirmed
   std::optional<std::string> note;      // why the encoding is absent
   std::vector<std::string> sources;
+  bool operator==(const PcieGeneration&) const = default;
 };
 
 // A CUresult the code refers to by name (cuda.h).
@@ -52,6 +56,7 @@ struct CudaError {
   int code = 0;      // 34
   std::string name;  // "CUDA_ERROR_STUB_LIBRARY"
   std::vector<std::string> sources;
+  bool operator==(const CudaError&) const = default;
 };
 
 }  // namespace gpucheck

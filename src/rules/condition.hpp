@@ -29,6 +29,7 @@ struct Condition {
   std::vector<std::string> values;     // the value (one) or values (in, not_in), as written
   std::vector<FactValue> operands;     // the same, typed as the fact's kind once, at load
   std::optional<std::string> other;    // compare with this fact instead of a value
+  bool operator==(const Condition&) const = default;
 };
 
 // A comparison written in code (a launcher's requirements), typed as a

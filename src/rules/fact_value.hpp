@@ -35,6 +35,7 @@ struct FactValue {
   static FactValue of_bool(bool v, std::string source);
   static FactValue of_list(std::vector<std::string> v, std::string source);
   static FactValue of_list(const std::vector<Version>& v, std::string source);
+  bool operator==(const FactValue&) const = default;
 };
 
 using FactMap = std::map<std::string, FactValue>;

@@ -27,13 +27,6 @@ KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRo
 
 bool is_whole_matrix(const Knowledge& k) { return !k.matrix.version.empty(); }
 
-Result<Knowledge> load_embedded_knowledge() {
-  auto base = check_knowledge(embedded_compatibility_documents());
-  if (!base.knowledge) return first_problem(base, "");
-  base.knowledge->matrix.origin = "embedded";
-  return std::move(*base.knowledge);
-}
-
 Result<Knowledge> lay_knowledge(Knowledge k, const std::vector<std::string>& layers) {
   for (const auto& path : layers) {
     auto docs = read_matrix_documents(path);
@@ -54,16 +47,6 @@ Result<Knowledge> lay_knowledge(Knowledge k, const std::vector<std::string>& lay
     k.matrix.origin += " + " + path;
   }
   return k;
-}
-
-Result<Knowledge> load_knowledge(const std::vector<std::string>& layers) {
-  auto base = load_embedded_knowledge();
-  if (!base) return base;
-  return lay_knowledge(std::move(base).value(), layers);
-}
-
-Result<Knowledge> load_knowledge(const std::string& path) {
-  return load_knowledge(path.empty() ? std::vector<std::string>{} : std::vector<std::string>{path});
 }
 
 }  // namespace gpucheck

@@ -18,6 +18,7 @@ namespace gpucheck {
 struct Knowledge {
   Matrix matrix;
   std::vector<Rule> rules;
+  bool operator==(const Knowledge&) const = default;
 };
 
 // Every problem of the tables and of the rules, for `gpucheck matrix validate`.
@@ -34,18 +35,13 @@ Problem first_problem(const KnowledgeCheck& checked, const std::string& path);
 // Documents that carry a version and date: a matrix of their own, not a layer.
 bool is_whole_matrix(const Knowledge& k);
 
-// The embedded matrix with `layers` (files or directories of documents)
-// laid over it in order (matrix/matrix_layers.hpp; rules by id alike); a
-// layer that is a whole matrix replaces what is below it. origin says what
-// was used: "embedded", "embedded + team.json", "newer.json". The problem
-// is the first one found; its detail says how many more `gpucheck matrix
-// validate` would list.
-Result<Knowledge> load_knowledge(const std::vector<std::string>& layers);
-// The embedded matrix alone, and `layers` laid over a given base (the
-// embedded matrix, or a newer one from the cache: update/matrix_source.hpp).
-Result<Knowledge> load_embedded_knowledge();
+// `layers` (files or directories of documents) laid over `base` in order
+// (matrix/matrix_layers.hpp; rules by id alike); a layer that is a whole
+// matrix replaces what is below it. origin says what was used: "embedded",
+// "embedded + team.json", "newer.json". The problem is the first one found;
+// its detail says how many more `gpucheck matrix validate` would list. The
+// base is the built-in matrix (builtin/builtin_knowledge.hpp) or a newer one
+// from the cache (update/matrix_source.hpp).
 Result<Knowledge> lay_knowledge(Knowledge base, const std::vector<std::string>& layers);
-// One layer, or "" for the embedded matrix alone.
-Result<Knowledge> load_knowledge(const std::string& path);
 
 }  // namespace gpucheck

@@ -23,6 +23,7 @@ struct Rule {
   std::vector<std::string> explains;  // error messages this condition explains (for `gpucheck explain`)
   std::vector<std::string> sources;   // https URLs
   std::string defined_in;             // "matrix/rules/driver.json: /rules/3"
+  bool operator==(const Rule&) const = default;
 };
 
 struct RuleCheck {

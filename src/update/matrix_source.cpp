@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
-
-#include "matrix/matrix_document.hpp"
+#include "builtin/builtin_knowledge.hpp"
 #include "update/bundle.hpp"
 #include "update/matrix_cache.hpp"
 #include "util/version.hpp"
@@ -18,14 +16,11 @@ struct Cached {
   Version version;
 };
 
-// The embedded matrix's version, read from its one small header document
-// so that a newer cache costs no parse of the embedded tables.
+// The built-in matrix's version, read without its tables, so that a newer
+// cache costs no load of them.
 std::optional<Version> embedded_version() {
-  const auto doc = embedded_matrix_document("matrix/matrix.json");
-  if (!doc) return std::nullopt;
-  const auto j = nlohmann::json::parse(doc->text, nullptr, false);
-  if (!j.is_object() || !j.contains("version") || !j["version"].is_string()) return std::nullopt;
-  return Version::parse(j["version"].get<std::string>());
+  const auto h = embedded_matrix_header();
+  return h ? Version::parse(h->version) : std::nullopt;
 }
 
 void add_note(std::string& notes, const std::string& note) { notes += (notes.empty() ? "" : "; ") + note; }

@@ -11,6 +11,10 @@
 #include <string_view>
 #include <vector>
 
+namespace cereal {
+class access;  // the built-in matrix image reads and writes a Version's parts (matrix/matrix_archive.hpp)
+}
+
 namespace gpucheck {
 
 class Version {
@@ -36,6 +40,12 @@ class Version {
   bool operator==(const Version& o) const { return (*this <=> o) == 0; }
 
  private:
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& a) {
+    a(text_, parts_, suffix_);
+  }
+
   std::string text_;
   std::vector<long> parts_;
   std::string suffix_;

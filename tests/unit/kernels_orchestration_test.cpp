@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/reference.hpp"
 #include "kernels/run.hpp"

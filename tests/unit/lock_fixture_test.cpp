@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "host/hosts.hpp"
 #include "host/process.hpp"
 #include "lock/lockfile.hpp"

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <tuple>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "lock/fleet.hpp"
 #include "report/verify_report.hpp"
 #include "lock/lockfile.hpp"

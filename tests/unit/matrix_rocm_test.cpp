@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "host/hosts.hpp"
 #include "matrix/lookup.hpp"
 #include "matrix/matrix_load.hpp"

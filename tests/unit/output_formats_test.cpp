@@ -8,6 +8,7 @@
 #include <regex>
 #include <unistd.h>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "gpucheck_run.hpp"
 #include "report/machine_formats.hpp"
 #include "report/nfd_labels.hpp"

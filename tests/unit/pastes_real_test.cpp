@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "importers/import_report.hpp"
 #include "rules/knowledge.hpp"
 #include "rules/verdict.hpp"

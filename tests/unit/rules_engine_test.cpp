@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "fake_cuda_support.hpp"
 #include "host/process.hpp"
 #include "matrix/matrix_document.hpp"

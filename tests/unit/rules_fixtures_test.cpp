@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "host/hosts.hpp"
 #include "importers/import_report.hpp"
 #include "probe.hpp"

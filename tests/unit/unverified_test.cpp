@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "builtin/builtin_knowledge.hpp"
 #include "rules/knowledge.hpp"
 #include "rules/verdict.hpp"
 
