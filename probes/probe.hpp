@@ -5,6 +5,7 @@
 // every probe ran: a hung nvidia-smi or cuInit costs only its own facts.
 #pragma once
 
+#include <any>
 #include <functional>
 #include <future>
 #include <optional>
@@ -62,6 +63,10 @@ class ProbeContext {
   };
   void start_call(IsolatedCall call, Millis deadline, std::string library);
   std::optional<CallAnswer> take_call(const std::string& key);
+  // What a probe's start step hands to its run step, by the probe's name:
+  // work done once, not again when the programs it started have answered.
+  // Empty when the start step did not run (a test calling one probe).
+  std::any& handover(const std::string& probe) { return handovers_[probe]; }
 
  private:
   const Host& host_;
@@ -76,6 +81,7 @@ class ProbeContext {
     std::string library;
   };
   std::map<std::string, StartedCall> calls_;  // by call key
+  std::map<std::string, std::any> handovers_;
 };
 
 using ProbeFn = void (*)(ProbeContext&);

@@ -5,6 +5,7 @@
 // run, once and with a deadline, only where they do not settle it; with
 // --deep, probes/deep_probe.py imports the frameworks inside it.
 #include <algorithm>
+#include <any>
 #include <set>
 #include <unordered_map>
 
@@ -97,8 +98,7 @@ std::optional<std::string> resolve_pyenv_shim(const Host& h, const std::string& 
   return target;
 }
 
-// `quiet`: only the interpreters, no notes (start_python looks ahead).
-std::vector<Candidate> candidates(ProbeContext& ctx, bool quiet = false) {
+std::vector<Candidate> candidates(ProbeContext& ctx) {
   const Host& h = ctx.host();
   std::vector<Candidate> out;
   // Every python3 on PATH: the first is what `python3` runs; the later ones
@@ -120,7 +120,7 @@ std::vector<Candidate> candidates(ProbeContext& ctx, bool quiet = false) {
     auto v = h.env(var);
     if (!v || v->empty()) continue;
     if (auto p = interpreter_in(h, *v + "/bin")) out.push_back({*p, var});
-    else if (!quiet) ctx.note(kSubject, std::string("$") + var + " interpreter", Problem{Reason::absent, *v + "/bin/python3", "no python3 or python in $" + std::string(var) + "/bin"});
+    else ctx.note(kSubject, std::string("$") + var + " interpreter", Problem{Reason::absent, *v + "/bin/python3", "no python3 or python in $" + std::string(var) + "/bin"});
   }
   for (auto& p : ctx.options().pythons) {
     std::string path = p;
@@ -277,10 +277,11 @@ struct MetadataRead {
 };
 
 // An environment holds hundreds to thousands of distributions, each a small
-// file to open, read and parse: they are read on every core, in order.
+// file to open, read and parse (about 20 us): they are read on every core,
+// in order; a thread costs about what eight of them do.
 std::vector<MetadataRead> read_all_metadata(const Host& h, const std::vector<MetadataAt>& found) {
   std::vector<MetadataRead> out(found.size());
-  parallel_for(found.size(), 256, [&](std::size_t i) {
+  parallel_for(found.size(), 8, [&](std::size_t i) {
     out[i].site = &found[i].site;
     out[i].dist = read_metadata(h, found[i].site, found[i].entry, out[i].notes);
   }, 8);
@@ -489,15 +490,15 @@ MarkerEnv marker_env(const Host& h, const std::optional<std::string>& version) {
 }
 
 // The environments to look at: one per interpreter file, a venv apart from
-// the interpreter it links to. `quiet`: no notes (start_python looks ahead).
-std::vector<EnvWork> discover(ProbeContext& ctx, bool quiet) {
+// the interpreter it links to.
+std::vector<EnvWork> discover(ProbeContext& ctx) {
   const Host& h = ctx.host();
   std::vector<EnvWork> envs;
   std::map<std::string, std::size_t> by_identity;  // identity -> index in envs
-  for (auto& c : candidates(ctx, quiet)) {
+  for (auto& c : candidates(ctx)) {
     auto real = h.real_path(c.path);
     if (!real) {
-      if (!quiet) ctx.note(kSubject, "interpreter " + c.path + " (" + c.via + ")", real.problem());
+      ctx.note(kSubject, "interpreter " + c.path + " (" + c.via + ")", real.problem());
       continue;
     }
     const std::string bin = dir_of(c.path);
@@ -536,22 +537,28 @@ bool needs_interpreter(ProbeContext& ctx, EnvWork& w) {
   return !w.from_files;
 }
 
+constexpr const char* kProbeName = "python";  // as probe.cpp registers it
+
+// Starts the interpreters of the environments found.
+std::vector<EnvWork> discover_and_ask(ProbeContext& ctx) {
+  std::vector<EnvWork> envs = discover(ctx);
+  for (auto& w : envs)
+    if (needs_interpreter(ctx, w)) ctx.start(sys_path_question(ctx, w.env.interpreter));
+  return envs;
+}
+
 }  // namespace
 
 // Starting an interpreter costs 20-200 ms: an environment whose files do
 // not settle its sys.path is asked before any probe runs, so the answers
 // come while the others read files, and the run waits for the slowest
 // start, not for their sum.
-void start_python(ProbeContext& ctx) {
-  for (auto& w : discover(ctx, true))
-    if (needs_interpreter(ctx, w)) ctx.start(sys_path_question(ctx, w.env.interpreter));
-}
+void start_python(ProbeContext& ctx) { ctx.handover(kProbeName) = discover_and_ask(ctx); }
 
 void probe_python(ProbeContext& ctx) {
   const Host& h = ctx.host();
-  std::vector<EnvWork> envs = discover(ctx, false);
-  for (auto& w : envs)  // those start_python did not foresee
-    if (needs_interpreter(ctx, w)) ctx.start(sys_path_question(ctx, w.env.interpreter));
+  auto* handed = std::any_cast<std::vector<EnvWork>>(&ctx.handover(kProbeName));
+  std::vector<EnvWork> envs = handed ? std::move(*handed) : discover_and_ask(ctx);
   std::map<std::string, std::size_t> by_prefix;  // after asking: sys.prefix + executable
   for (auto& w : envs) {
     if (ctx.deadline().expired()) {
