@@ -9,19 +9,30 @@ namespace gpucheck {
 
 namespace {
 
+// An environment has hundreds of distributions and thousands of
+// requirements: these two are built key by key, not from an initializer
+// list, which copies every value once more (a third of `check --json`).
 J requirement_json(const Requirement& r) {
-  return J{{"name", r.name},
-           {"specifier", r.specifier},
-           {"marker", opt(r.marker)},
-           {"applies", opt(r.applies)},
-           {"installed", opt(r.installed)},
-           {"satisfied", opt(r.satisfied)}};
+  J o = J::object();
+  o["name"] = r.name;
+  o["specifier"] = r.specifier;
+  o["marker"] = opt(r.marker);
+  o["applies"] = opt(r.applies);
+  o["installed"] = opt(r.installed);
+  o["satisfied"] = opt(r.satisfied);
+  return o;
 }
 
 J distribution_json(const Distribution& d) {
-  J reqs = J::array();
+  J o = J::object();
+  o["name"] = d.name;
+  o["version"] = d.version;
+  o["installer"] = d.installer;
+  o["source"] = d.source;
+  J& reqs = o["requires_dist"] = J::array();
+  reqs.get_ref<J::array_t&>().reserve(d.requires_dist.size());
   for (auto& r : d.requires_dist) reqs.push_back(requirement_json(r));
-  return J{{"name", d.name}, {"version", d.version}, {"installer", d.installer}, {"source", d.source}, {"requires_dist", std::move(reqs)}};
+  return o;
 }
 
 J framework_json(const FrameworkBuild& f) {

@@ -13,6 +13,8 @@ std::string Style::wrap(const char* code, std::string_view s) const {
 
 namespace {
 
+bool is_plain(unsigned char c) { return c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f); }
+
 void escape_byte(unsigned char c, std::string& out) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "\\x%02x", c);
@@ -36,11 +38,14 @@ std::size_t colour_sequence(std::string_view s) {
 std::size_t terminal_safe(std::string_view in, bool keep_colour, bool at_end, std::string& out) {
   std::size_t i = 0;
   while (i < in.size()) {
+    // Runs of plain bytes, nearly all of a report, are copied whole.
+    std::size_t plain = i;
+    while (plain < in.size() && is_plain(static_cast<unsigned char>(in[plain]))) ++plain;
+    out.append(in.substr(i, plain - i));
+    i = plain;
+    if (i == in.size()) break;
     const auto c = static_cast<unsigned char>(in[i]);
-    if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) {
-      out += static_cast<char>(c);
-      ++i;
-    } else if (c == 0x1b && keep_colour) {
+    if (c == 0x1b && keep_colour) {
       const std::size_t n = colour_sequence(in.substr(i));
       if (n == std::string_view::npos && !at_end) return i;
       if (n != 0 && n != std::string_view::npos) {

@@ -43,15 +43,18 @@ void replace_invalid_utf8(Json& j, const OnReplaced& on_replaced);
 
 namespace detail {
 
+// Walks the containers themselves, not basic_json's iterators, which cost
+// more than the check: every report passes through here.
 template <class Json>
 bool strings_valid(const Json& j) {
-  if (j.is_string()) return is_valid_utf8(j.template get_ref<const std::string&>());
-  if (j.is_array())
-    for (const auto& v : j)
+  if (const auto* s = j.template get_ptr<const typename Json::string_t*>()) return is_valid_utf8(*s);
+  if (const auto* a = j.template get_ptr<const typename Json::array_t*>()) {
+    for (const auto& v : *a)
       if (!strings_valid(v)) return false;
-  if (j.is_object())
-    for (auto it = j.begin(); it != j.end(); ++it)
-      if (!is_valid_utf8(it.key()) || !strings_valid(it.value())) return false;
+  } else if (const auto* o = j.template get_ptr<const typename Json::object_t*>()) {
+    for (const auto& [key, value] : *o)
+      if (!is_valid_utf8(key) || !strings_valid(value)) return false;
+  }
   return true;
 }
 
