@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Bench: the Python probe on an environment of 2,000 installed distributions.
+"""Bench: the Python probe on an environment of 2,000 installed distributions,
+and (--scaling) how `check --json` grows with distributions and environments.
 
 Builds a snapshot in a temporary directory: a venv with N (default 2000)
 *.dist-info directories whose METADATA carry a realistic header block and 0-6
@@ -10,11 +11,18 @@ answer is recorded in the manifest, as a real run would. Then it times
 distributions, so the difference is the Python probe's share.
 
 usage: bench/python_envs.py path/to/gpucheck [--tests path/to/gpucheck_tests] [--count 2000] [--runs 30]
+       bench/python_envs.py path/to/gpucheck --scaling [--runs 11]
 
 With --tests (a build of tests/gpucheck_tests, ideally the optimised `ci`
 preset), the Python probe is also timed alone, in-process (hidden test case
 "[bench-python]"), on the snapshot and on the live host reading the same
 files directly, in wall time and in CPU time.
+
+With --scaling, whole `check --json` runs (process start, matrix, probes,
+rules, the JSON) on snapshots of one environment of 0 to 4,000
+distributions, then of 1 to 16 environments of 250 each, every one found on
+the recorded PATH: the cost per distribution and per environment, which
+should stay flat (linear growth).
 """
 import argparse
 import json
@@ -28,21 +36,22 @@ import time
 
 def sys_path_question():
     """The interpreter question as gpucheck asks it (its text is the snapshot key)."""
-    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "probes", "python_probe.cpp")).read()
-    start = src.index('kSysPathScript = R"(') + len('kSysPathScript = R"(')
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "probes", "python_sys_path.cpp")).read()
+    start = src.index('kSysPathQuestion = R"(') + len('kSysPathQuestion = R"(')
     return src[start:src.index(')";\n', start)]
 
 
-def build(root, count):
-    prefix = "/home/bench/venv"
+def build_env(root, prefix, count, seed=42):
+    """One venv of `count` distributions at `prefix`; returns the manifest's
+    entry for its interpreter's sys.path answer."""
     site = root + prefix + "/lib/python3.11/site-packages"
     os.makedirs(site)
     os.makedirs(root + prefix + "/bin")
     open(root + prefix + "/bin/python3", "w").close()
     with open(root + prefix + "/pyvenv.cfg", "w") as f:
         f.write("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n")
-    rng = random.Random(42)
-    names = ["pkg_%04d" % i for i in range(count - 1)] + ["torch"]
+    rng = random.Random(seed)
+    names = ["pkg_%04d" % i for i in range(count - 1)] + ["torch"] if count else []
     versions = {n: "%d.%d.%d" % (rng.randint(0, 9), rng.randint(0, 30), rng.randint(0, 20)) for n in names}
     versions["torch"] = "2.1.0+cu121"
     body = "A long description.\n" * 50
@@ -63,13 +72,13 @@ def build(root, count):
             f.write("Classifier: Programming Language :: Python :: 3\n" * 8)
             f.write("".join(r + "\n" for r in reqs))
             f.write("\n" + body)
-    os.makedirs(site + "/torch")
-    with open(site + "/torch/version.py", "w") as f:
-        f.write("__version__ = '2.1.0+cu121'\ndebug = False\ncuda = '12.1'\ngit_version = 'x'\nhip = None\n")
+    if count:
+        os.makedirs(site + "/torch")
+        with open(site + "/torch/version.py", "w") as f:
+            f.write("__version__ = '2.1.0+cu121'\ndebug = False\ncuda = '12.1'\ngit_version = 'x'\nhip = None\n")
     # NUL-separated: version, prefix, base prefix, executable, then sys.path.
     fields = ["3.11.7", prefix, "/usr", prefix + "/bin/python3",
               "/usr/lib/python311.zip", "/usr/lib/python3.11", prefix + "/lib/python3.11/site-packages"]
-    manifest(root, {prefix + "/bin/python3 -S -c " + sys_path_question(): {"exit_code": 0, "stdout": "\0".join(fields)}})
     # For the live-host run: an interpreter stand-in that gives the same answer
     # about the directory as it lies on this machine (a real python3 spends
     # 15-25 ms starting up; that is the interpreter's cost, not the probe's).
@@ -77,13 +86,61 @@ def build(root, count):
     with open(root + prefix + "/bin/python3", "w") as f:
         f.write("#!/bin/sh\nprintf '%s'\n" % live)
     os.chmod(root + prefix + "/bin/python3", 0o755)
+    return {prefix + "/bin/python3 -S -c " + sys_path_question(): {"exit_code": 0, "stdout": "\0".join(fields)}}
 
 
-def manifest(root, commands):
+def build(root, count):
+    manifest(root, build_env(root, "/home/bench/venv", count))
+
+
+def manifest(root, commands, prefixes=("/home/bench/venv",)):
     os.makedirs(root + "/.gpucheck", exist_ok=True)
     with open(root + "/.gpucheck/manifest.json", "w") as f:
         json.dump({"format": "gpucheck-snapshot/1", "uname": {"sysname": "Linux", "machine": "x86_64"},
-                   "env": {"VIRTUAL_ENV": "/home/bench/venv", "PATH": "/home/bench/venv/bin"}, "commands": commands}, f)
+                   "env": {"VIRTUAL_ENV": prefixes[0], "PATH": ":".join(p + "/bin" for p in prefixes)},
+                   "commands": commands}, f)
+
+
+def median_check(binary, root, runs):
+    """Median ms of `check --json` on the snapshot, after checking what it found."""
+    out = json.loads(subprocess.run([binary, "--root", root, "check", "--json"], capture_output=True).stdout)
+    envs = out["facts"]["software"]["python"]
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([binary, "--root", root, "check", "--json"], stdout=subprocess.DEVNULL)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times), len(envs), sum(len(e["distributions"]) for e in envs)
+
+
+def scaling(binary, runs, tmp):
+    def table(title, unit, cases):
+        print("| %s | environments found | distributions found | `check --json` median ms | ms per %s beyond the first row |" % (title, unit))
+        print("|---:|---:|---:|---:|---:|")
+        first = None
+        for n, root in cases:
+            ms, envs, dists = median_check(binary, root, runs)
+            per = "" if first is None or n == first[0] else "%.3f" % ((ms - first[1]) / (n - first[0]))
+            first = first or (n, ms)
+            print("| %d | %d | %d | %.1f | %s |" % (n, envs, dists, ms, per))
+        print()
+
+    dist_cases = []
+    for count in (0, 250, 500, 1000, 2000, 4000):
+        root = "%s/dists-%d" % (tmp, count)
+        manifest(root, build_env(root, "/home/bench/venv", count))
+        dist_cases.append((count, root))
+    table("distributions in one environment", "distribution", dist_cases)
+    env_cases = []
+    for n in (1, 2, 4, 8, 16):
+        root = "%s/envs-%d" % (tmp, n)
+        prefixes = ["/home/bench/venv%d" % i for i in range(n)]
+        commands = {}
+        for i, p in enumerate(prefixes):
+            commands.update(build_env(root, p, 250, seed=i))
+        manifest(root, commands, prefixes)
+        env_cases.append((n, root))
+    table("environments of 250 distributions", "environment", env_cases)
 
 
 def time_runs(binary, root, runs, json_out=True):
@@ -104,9 +161,13 @@ def main():
     ap.add_argument("--tests")
     ap.add_argument("--count", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--scaling", action="store_true")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="gpucheck-bench-")
     try:
+        if a.scaling:
+            scaling(a.gpucheck, a.runs, tmp)
+            return
         full, empty = tmp + "/full", tmp + "/empty"
         build(full, a.count)
         os.makedirs(empty)
