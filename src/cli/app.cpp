@@ -183,7 +183,7 @@ Result<Knowledge> load_matrix_in_use(const GlobalOptions& g) {
 
 namespace {
 
-std::optional<Knowledge> report_knowledge(Result<Knowledge> k) {
+std::optional<Knowledge> report_knowledge(Result<Knowledge> k, bool note_passed_over = true) {
   if (!k) {
     const auto& p = k.problem();
     std::cerr << "gpucheck: the matrix is not valid, nothing was judged: " << p.where << ": " << p.detail << "\n";
@@ -191,14 +191,16 @@ std::optional<Knowledge> report_knowledge(Result<Knowledge> k) {
   }
   // A damaged cache is passed over, never silently: the run goes on, on the
   // matrix named here.
-  if (const Matrix& m = k->matrix; !m.provenance.note.empty())
+  if (const Matrix& m = k->matrix; note_passed_over && !m.provenance.note.empty())
     std::cerr << "gpucheck: note: " << m.provenance.note << "; using matrix " << m.version << " (" << m.origin << ")\n";
   return std::move(k).value();
 }
 
 }  // namespace
 
-std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g) { return report_knowledge(load_matrix_in_use(g)); }
+std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g, bool note_passed_over) {
+  return report_knowledge(load_matrix_in_use(g), note_passed_over);
+}
 
 std::optional<KnowledgeAndFacts> load_knowledge_and_facts(const GlobalOptions& g, const ProbeOptions& opts,
                                                           std::string* origin) {

@@ -98,8 +98,8 @@ void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::K
 // (update/matrix_source.hpp), with the layers (matrix_layers) laid over it.
 Result<Knowledge> load_matrix_in_use(const GlobalOptions& g);
 // The same, or prints why not (exit code 2); prints a note when a damaged
-// cache was passed over.
-std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g);
+// cache was passed over, unless the command reports that itself (`matrix show`).
+std::optional<Knowledge> load_knowledge_or_report(const GlobalOptions& g, bool note_passed_over = true);
 
 // Both of the above for a verdict: the matrix is read on a second thread
 // while the probes run (independent, and together most of a prolog's time).

@@ -98,7 +98,7 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
   show->add_flag("--json", *show_json, "Print it as JSON (the `matrix` object of `check --json`, with age_days and contents)");
   show->callback([&g, &action, show_json] {
     action = [&g, show_json] {
-      auto k = load_knowledge_or_report(g);
+      auto k = load_knowledge_or_report(g, false);  // its note line says why a cache was passed over
       if (!k) return kExitUsage;
       const auto today = judgement_day_or_report();
       if (!today) return kExitUsage;

@@ -62,7 +62,7 @@ int export_bundle(const BundleFlags& f) {
   if (!f.documents.empty()) {
     auto docs = read_matrix_documents(f.documents);
     if (!docs) return print_problem(docs.problem());
-    text = bundle_from_documents(*docs);
+    text = bundle_from_documents(*docs, f.documents);
   } else {
     // The base matrix in use as it is: a cached bundle byte for byte (its
     // signature still fits), else the embedded documents merged.
@@ -70,7 +70,7 @@ int export_bundle(const BundleFlags& f) {
     if (!base) return print_problem(base.problem());
     const auto& p = base->matrix.provenance;
     text = p.source == "cached" ? read_whole_file(p.path, kMaxBundleBytes, "cached matrix bundle")
-                                : bundle_from_documents(embedded_compatibility_documents());
+                                : bundle_from_documents(embedded_compatibility_documents(), "");
   }
   if (!text) return print_problem(text.problem(), kExitFindings);
   if (f.out == "-") {

@@ -13,9 +13,9 @@ constexpr const char* kHeaderKeys[] = {"version", "date", "description"};
 
 }  // namespace
 
-Result<std::string> bundle_from_documents(const std::vector<MatrixDocument>& docs) {
+Result<std::string> bundle_from_documents(const std::vector<MatrixDocument>& docs, const std::string& path) {
   // Every document's problems, by their own names, before the merged one's.
-  if (auto checked = check_knowledge(docs, MatrixRole::complete); !checked.problems.empty()) return first_problem(checked, "");
+  if (auto checked = check_knowledge(docs, MatrixRole::complete); !checked.problems.empty()) return first_problem(checked, path);
   // Read again keeping each object's keys in the order its authors wrote.
   using ordered = nlohmann::ordered_json;
   ordered out = ordered::object();

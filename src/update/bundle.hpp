@@ -20,7 +20,9 @@ inline constexpr std::size_t kMaxBundleBytes = 16u << 20;
 
 // One document from many; the result is checked as a whole matrix (rules
 // included) before it is returned, so an exported bundle always loads.
-Result<std::string> bundle_from_documents(const std::vector<MatrixDocument>& docs);
+// `path`: where the documents were read ("" for the embedded ones), which a
+// problem's `gpucheck matrix validate PATH` hint names.
+Result<std::string> bundle_from_documents(const std::vector<MatrixDocument>& docs, const std::string& path);
 
 // The bundle as knowledge, checked as a whole matrix; `validated` skips the
 // duplicate-key check for bytes checked before (a cache whose signature and

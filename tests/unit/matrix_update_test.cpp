@@ -265,10 +265,17 @@ TEST_CASE("a damaged cached matrix is passed over, saying so, for the embedded o
   gpucheck::test::write_file(bundle, bytes);
   auto show = mirror.gpucheck("matrix", "show", "--json");
   CHECK(show.exit_code == 0);
-  CHECK(has(show.err, "gpucheck: note: the cached matrix " + mirror.newer_version + " is not used"));
   auto m = json::parse(show.out);
   CHECK(m["source"] == "embedded");
+  CHECK(has(m["note"].get<std::string>(), "the cached matrix " + mirror.newer_version + " is not used"));
   CHECK(has(m["note"].get<std::string>(), "no longer match"));
+  // `matrix show` reports the note itself, once, not again on stderr.
+  CHECK_FALSE(has(show.err, "is not used"));
+  auto text = mirror.gpucheck("matrix", "show");
+  CHECK(has(text.out, "note     the cached matrix " + mirror.newer_version + " is not used"));
+  CHECK_FALSE(has(text.err, "is not used"));
+  // Every other command says it on stderr, beside its report.
+  CHECK(has(mirror.gpucheck("matrix", "docs").err, "gpucheck: note: the cached matrix " + mirror.newer_version + " is not used"));
   // A record that is not JSON at all: the same.
   gpucheck::test::write_file(mirror.cache + "/current.json", "\x01garbage");
   auto check = mirror.gpucheck("check", "--json", "--root", gpucheck::test::source_path("tests/fixtures/hosts/a100-sxm4-4gpu"));
@@ -277,6 +284,18 @@ TEST_CASE("a damaged cached matrix is passed over, saying so, for the embedded o
   // And an update repairs it.
   CHECK(mirror.update(mirror.url("files/matrix.json")).exit_code == 0);
   CHECK(mirror.in_use()["source"] == "cached");
+}
+
+TEST_CASE("matrix export --documents of a broken directory names it in the validate hint", "[update][cli]") {
+  TempDir tmp;
+  const std::string dir = tmp.str() + "/docs";
+  // synthetic: a copy of the matrix's header with two bad GPU entries.
+  gpucheck::test::write_file(dir + "/matrix.json", gpucheck::test::read_file(gpucheck::test::source_path("matrix/matrix.json")));
+  gpucheck::test::write_file(dir + "/gpus.json", R"({"schema": "gpucheck.matrix/1", "gpus": [{"id": "x"}, {"id": "y"}]})");
+  auto r = gpucheck::test::run_gpucheck({"matrix", "export", "--documents", dir, tmp.str() + "/out.json"});
+  CHECK(r.exit_code != 0);
+  CHECK(has(r.err, "gpucheck matrix validate " + dir + ")"));
+  CHECK_FALSE(std::filesystem::exists(tmp.str() + "/out.json"));
 }
 
 TEST_CASE("matrix sign and verify: refuse what update would refuse, and agree with openssl", "[update][cli]") {
