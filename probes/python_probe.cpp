@@ -229,8 +229,8 @@ std::optional<Distribution> read_metadata(const Host& h, const std::string& site
   if (!egg) file = where + "/METADATA";
   else file = entry.type == EntryType::directory ? where + "/PKG-INFO" : where;
   auto text = h.read_file(file, kMetadataHeadBytes);
-  const auto headers_end = [](const std::string& t) { return t.find("\n\n") != std::string::npos || t.find("\n\r\n") != std::string::npos; };
-  if (text && text->size() == kMetadataHeadBytes && !headers_end(*text)) text = h.read_file(file, kMaxMetadataBytes);
+  if (text && text->size() == kMetadataHeadBytes && core_metadata_headers_end(*text) == std::string::npos)
+    text = h.read_file(file, kMaxMetadataBytes);
   if (!text) {
     note("metadata of " + entry.name, text.problem());
     return std::nullopt;

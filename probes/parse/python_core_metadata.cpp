@@ -10,17 +10,21 @@
 
 namespace gpucheck {
 
+std::size_t core_metadata_headers_end(std::string_view text) {
+  std::size_t line = 0;
+  while (line < text.size()) {
+    const auto nl = text.find('\n', line);
+    const std::size_t line_end = nl == std::string_view::npos ? text.size() : nl;
+    if (trim(text.substr(line, line_end - line)).empty()) return line;
+    line = nl == std::string_view::npos ? text.size() : nl + 1;
+  }
+  return std::string_view::npos;
+}
+
 Result<CoreMetadata> parse_core_metadata(std::string_view text) {
   // Only the header block is looked at (and checked for binary data): the
   // long description after it can be large and is not needed.
-  std::size_t header_end = 0;
-  while (header_end < text.size()) {
-    const auto nl = text.find('\n', header_end);
-    const std::size_t line_end = nl == std::string_view::npos ? text.size() : nl;
-    if (trim(text.substr(header_end, line_end - header_end)).empty()) break;
-    header_end = nl == std::string_view::npos ? text.size() : nl + 1;
-  }
-  const std::string_view headers = text.substr(0, header_end);
+  const std::string_view headers = text.substr(0, core_metadata_headers_end(text));
   if (!is_text(headers) || (headers.empty() && !is_text(text.substr(0, 512))))
     return Problem{Reason::malformed, "", "holds binary data, not text"};
   // Only three headers are kept; the rest (classifiers, long licence

@@ -20,6 +20,9 @@ struct CoreMetadata {
 // RFC 822-style headers up to the first blank line. Errors: binary data, no
 // Name or Version header (a truncated file).
 Result<CoreMetadata> parse_core_metadata(std::string_view text);
+// Where that header block ends (the start of the first blank line, spaces
+// allowed), or npos when `text` has none yet: a head read short of it.
+std::size_t core_metadata_headers_end(std::string_view text);
 
 // setuptools' requires.txt: requirement lines under "[extra]", "[:marker]"
 // or "[extra:marker]" sections, returned as PEP 508 lines with the section's

@@ -49,6 +49,16 @@ TEST_CASE("core metadata: continuation lines, CRLF, body after the headers", "[p
   CHECK(m->requires_dist[0] == "a >=1");
 }
 
+TEST_CASE("core metadata: where the header block ends, blank lines with spaces and CRLF too", "[python][metadata]") {
+  CHECK(core_metadata_headers_end("Name: x\nVersion: 1\n\nbody") == 19);
+  CHECK(core_metadata_headers_end("Name: x\r\n\r\nbody") == 9);
+  CHECK(core_metadata_headers_end("Name: x\n   \nbody") == 8);
+  CHECK(core_metadata_headers_end("\nbody") == 0);
+  // A head read short of the blank line, or a file with no body: not yet known.
+  CHECK(core_metadata_headers_end("Name: x\nVersion: 1\nClassifier: Progr") == std::string_view::npos);
+  CHECK(core_metadata_headers_end("") == std::string_view::npos);
+}
+
 TEST_CASE("requires.txt: sections become markers", "[python][metadata]") {
   auto debian = parse_requires_txt(gpucheck::test::data("python/torch-1.13-debian.requires.txt"));
   REQUIRE(debian.size() == 1);

@@ -161,6 +161,30 @@ TEST_CASE("a venv snapshot: dist-info, egg-info, pins judged, broken metadata no
   CHECK(find_fw(e, "triton"));
 }
 
+TEST_CASE("a METADATA whose headers run past the 16 KiB first read is read whole", "[python][probe]") {
+  TempDir t;
+  const auto site = t.path() / "venv/lib/python3.11/site-packages";
+  write_file(t.path() / "venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.2\n");
+  write_file(t.path() / "venv/bin/python3", "");
+  std::string headers = "Metadata-Version: 2.1\nName: big\nVersion: 1.0\n";
+  while (headers.size() < 20 * 1024) headers += "Classifier: Programming Language :: Python :: 3 :: Only\n";
+  // The one requirement comes after the first 16 KiB, with a long body after the blank line.
+  write_file(site / "big-1.0.dist-info/METADATA", headers + "Requires-Dist: numpy (>=1.0)\n\n" + std::string(40 * 1024, 'x') + "\n");
+  write_file(site / "numpy-2.0.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: numpy\nVersion: 2.0.0\n");
+  write_file(t.path() / ".gpucheck/manifest.json",
+             R"({"format": "gpucheck-snapshot/1", "uname": {"sysname": "Linux", "machine": "x86_64"},
+                 "env": {"VIRTUAL_ENV": "/venv"}})");
+  auto host = open_host(t.str());
+  REQUIRE(host);
+  auto f = probe_python_only(**host);
+  REQUIRE(f.software.python.size() == 1);
+  const auto* big = find_dist(f.software.python[0], "big");
+  REQUIRE(big);
+  const auto* numpy = find_req(*big, "numpy");
+  REQUIRE(numpy);
+  CHECK(numpy->satisfied == std::optional<bool>(true));
+}
+
 TEST_CASE("a conda environment whose conda-meta is broken", "[python][probe][bad-input]") {
   TempDir t;
   write_file(t.path() / "env/bin/python3.11", "");
