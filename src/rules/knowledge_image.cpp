@@ -52,8 +52,7 @@ std::string write_knowledge_image(const Knowledge& k) {
   out << kMagic;
   {
     cereal::BinaryOutputArchive archive(out);
-    Knowledge copy = k;  // cereal's serialize functions take their object by non-const reference
-    archive(copy.matrix.version, copy.matrix.date, copy.matrix, copy.rules);
+    archive(k.matrix.version, k.matrix.date, k.matrix, k.rules);
   }
   return std::move(out).str();
 }

@@ -2,8 +2,8 @@
 // documents loaded and validated once, when gpucheck is built, and written
 // as cereal's binary archive of the loaded tables and rules. A run copies
 // them into place instead of parsing and checking JSON again. The version
-// and date come first, so `--version` and the choice between this matrix
-// and a newer cached one read them without the tables.
+// and date come first, so the choice between this matrix and a newer
+// cached one reads them without the tables.
 #pragma once
 
 #include <string>
