@@ -38,6 +38,16 @@ Facts probe_python_only(const Host& h, ProbeOptions o = {}) {
   return std::move(ctx.facts());
 }
 
+// The snapshot under `t`, its manifest naming /venv as $VIRTUAL_ENV.
+Facts probe_venv_snapshot(const TempDir& t) {
+  write_file(t.path() / ".gpucheck/manifest.json",
+             R"({"format": "gpucheck-snapshot/1", "uname": {"sysname": "Linux", "machine": "x86_64"},
+                 "env": {"VIRTUAL_ENV": "/venv"}})");
+  auto host = open_host(t.str());
+  REQUIRE(host);
+  return probe_python_only(**host);
+}
+
 const Distribution* find_dist(const PythonEnv& e, const std::string& name) {
   for (auto& d : e.distributions)
     if (d.name == name) return &d;
@@ -105,12 +115,7 @@ TEST_CASE("a venv snapshot: dist-info, egg-info, pins judged, broken metadata no
   for (int i = 0; i < 400; ++i) junk += static_cast<char>((i * 131 + 7) & 0xff);
   write_file(site / "garbage-1.0.dist-info/METADATA", junk);
   fs::create_directories(site / "nometa-1.0.dist-info");
-  write_file(t.path() / ".gpucheck/manifest.json",
-             R"({"format": "gpucheck-snapshot/1", "uname": {"sysname": "Linux", "machine": "x86_64"},
-                 "env": {"VIRTUAL_ENV": "/venv"}})");
-  auto host = open_host(t.str());
-  REQUIRE(host);
-  auto f = probe_python_only(**host);
+  auto f = probe_venv_snapshot(t);
   REQUIRE(f.software.python.size() == 1);
   const auto& e = f.software.python[0];
   CHECK(e.interpreter == "/venv/bin/python3");
@@ -171,12 +176,7 @@ TEST_CASE("a METADATA whose headers run past the 16 KiB first read is read whole
   // The one requirement comes after the first 16 KiB, with a long body after the blank line.
   write_file(site / "big-1.0.dist-info/METADATA", headers + "Requires-Dist: numpy (>=1.0)\n\n" + std::string(40 * 1024, 'x') + "\n");
   write_file(site / "numpy-2.0.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: numpy\nVersion: 2.0.0\n");
-  write_file(t.path() / ".gpucheck/manifest.json",
-             R"({"format": "gpucheck-snapshot/1", "uname": {"sysname": "Linux", "machine": "x86_64"},
-                 "env": {"VIRTUAL_ENV": "/venv"}})");
-  auto host = open_host(t.str());
-  REQUIRE(host);
-  auto f = probe_python_only(**host);
+  auto f = probe_venv_snapshot(t);
   REQUIRE(f.software.python.size() == 1);
   const auto* big = find_dist(f.software.python[0], "big");
   REQUIRE(big);
