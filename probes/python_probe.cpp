@@ -539,7 +539,8 @@ bool needs_interpreter(ProbeContext& ctx, EnvWork& w) {
 
 constexpr const char* kProbeName = "python";  // as probe.cpp registers it
 
-// Starts the interpreters of the environments found.
+// The environments found, with the interpreters started of those whose
+// files do not settle sys.path.
 std::vector<EnvWork> discover_and_ask(ProbeContext& ctx) {
   std::vector<EnvWork> envs = discover(ctx);
   for (auto& w : envs)
