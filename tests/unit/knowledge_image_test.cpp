@@ -9,6 +9,8 @@
 #include "matrix/matrix_document.hpp"
 #include "rules/knowledge_image.hpp"
 
+#include "knowledge_support.hpp"
+
 using namespace gpucheck;
 
 namespace {
@@ -22,10 +24,7 @@ const Knowledge& from_documents() {
   return k;
 }
 
-const Knowledge& from_image() {
-  static const Knowledge k = load_embedded_knowledge().value();
-  return k;
-}
+const Knowledge& from_image() { return gpucheck::test::builtin_knowledge(); }
 
 }  // namespace
 

@@ -4,13 +4,13 @@
 #include <filesystem>
 #include <regex>
 
-#include "builtin/builtin_knowledge.hpp"
 #include "host/hosts.hpp"
 #include "host/process.hpp"
 #include "lock/lockfile.hpp"
 #include "probe.hpp"
 #include "rules/verdict.hpp"
 #include "gpucheck_run.hpp"
+#include "knowledge_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -26,10 +26,9 @@ Lock lock_of(const std::string& root) {
   REQUIRE(host);
   const Facts facts = run_probes(**host, ProbeOptions{});
   // As `gpucheck lock` writes it: the embedded matrix's version and check's verdict.
-  static const auto knowledge = load_knowledge("");
-  REQUIRE(knowledge);
-  const Verdict v = judge(facts, *knowledge, {}, std::nullopt);
-  return lock_from_facts(facts, LockContext{GPUCHECK_VERSION, knowledge->matrix.version, verdict_summary(v)});
+  const Knowledge& knowledge = gpucheck::test::builtin_knowledge();
+  const Verdict v = judge(facts, knowledge, {}, std::nullopt);
+  return lock_from_facts(facts, LockContext{GPUCHECK_VERSION, knowledge.matrix.version, verdict_summary(v)});
 }
 
 // A private copy of a fixture to edit; links stay links (fixtures hold absolute ones).

@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "builtin/builtin_knowledge.hpp"
 #include "importers/import_report.hpp"
 #include "rules/knowledge.hpp"
 #include "rules/verdict.hpp"
 #include "util/dates.hpp"
+#include "knowledge_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -19,15 +19,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-const Knowledge& embedded_knowledge() {
-  static const Knowledge k = [] {
-    auto r = load_knowledge("");
-    if (!r) throw std::runtime_error("embedded matrix: " + r.problem().where + ": " + r.problem().detail);
-    return std::move(r).value();
-  }();
-  return k;
-}
 
 std::string describe(const Verdict& v) {
   std::string s;
@@ -68,7 +59,7 @@ TEST_CASE("each real paste gets the diagnosis its thread reached", "[pastes-real
     REQUIRE(imported);
     Facts facts = std::move(imported).value().facts;
     facts.from_report = true;  // as `check --from` marks them
-    const Verdict v = judge(facts, embedded_knowledge(), LaunchRequirements{}, today);
+    const Verdict v = judge(facts, gpucheck::test::builtin_knowledge(), LaunchRequirements{}, today);
     INFO("findings:" << describe(v));
     std::set<std::string> errors, warnings, fired;
     for (auto& f : v.findings) {

@@ -173,7 +173,7 @@ TEST_CASE("a METADATA whose headers run past the 16 KiB first read is read whole
   write_file(t.path() / "venv/bin/python3", "");
   std::string headers = "Metadata-Version: 2.1\nName: big\nVersion: 1.0\n";
   while (headers.size() < 20 * 1024) headers += "Classifier: Programming Language :: Python :: 3 :: Only\n";
-  // The one requirement comes after the first 16 KiB, with a long body after the blank line.
+  // synthetic: the one requirement comes after the first 16 KiB, with a long body after the blank line.
   write_file(site / "big-1.0.dist-info/METADATA", headers + "Requires-Dist: numpy (>=1.0)\n\n" + std::string(40 * 1024, 'x') + "\n");
   write_file(site / "numpy-2.0.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: numpy\nVersion: 2.0.0\n");
   auto f = probe_venv_snapshot(t);

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "builtin/builtin_knowledge.hpp"
 #include "host/hosts.hpp"
 #include "importers/import_report.hpp"
 #include "probe.hpp"
@@ -15,6 +14,7 @@
 #include "rules/verdict.hpp"
 #include "util/dates.hpp"
 #include "util/embedded_file.hpp"
+#include "knowledge_support.hpp"
 #include "test_support.hpp"
 
 namespace gpucheck::embedded {
@@ -41,15 +41,6 @@ const json& table() {
     return all;
   }();
   return t;
-}
-
-const Knowledge& knowledge() {
-  static const Knowledge k = [] {
-    auto r = load_knowledge("");
-    if (!r) throw std::runtime_error("embedded matrix: " + r.problem().where + ": " + r.problem().detail);
-    return std::move(r).value();
-  }();
-  return k;
 }
 
 // Every occurrence; an edit that matches nothing is a stale case, so it fails.
@@ -175,7 +166,7 @@ void run_case(const json& c) {
     today = parse_iso_date(c["today"].get<std::string>());
     REQUIRE(today);
   }
-  const Verdict v = judge(facts_of(c, tmp), knowledge(), requirements_of(c), today);
+  const Verdict v = judge(facts_of(c, tmp), gpucheck::test::builtin_knowledge(), requirements_of(c), today);
   std::set<std::string> categories, fired, errors;
   for (auto& f : v.findings) {
     fired.insert(f.rule);
@@ -228,7 +219,7 @@ TEST_CASE("every rule of the embedded matrix has a case that triggers it", "[rul
   std::set<std::string> exempt;
   for (auto& u : table().value("untriggerable", json::array())) exempt.insert(u.at("rule").get<std::string>());
   std::set<std::string> ids;
-  for (auto& r : knowledge().rules) ids.insert(r.id);
+  for (auto& r : gpucheck::test::builtin_knowledge().rules) ids.insert(r.id);
   for (auto& id : ids) {
     INFO("rule " << id << ": add a case to tests/fixtures/triggers.json whose \"rules\" lists it");
     CHECK((listed.count(id) == 1 || exempt.count(id) == 1));
@@ -284,7 +275,7 @@ TEST_CASE("the real fixtures are in the table as they are, and the healthy ones 
     REQUIRE(plain.count(healthy) == 1);
     CHECK(plain[healthy]->at("expect").empty());
     TempDir tmp;
-    const Verdict v = judge(facts_of(*plain[healthy], tmp), knowledge(), LaunchRequirements{}, std::nullopt);
+    const Verdict v = judge(facts_of(*plain[healthy], tmp), gpucheck::test::builtin_knowledge(), LaunchRequirements{}, std::nullopt);
     INFO("findings:" << describe(v));
     CHECK(v.count(Severity::error) == 0);
     CHECK(v.count(Severity::warning) == 0);

@@ -6,18 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "builtin/builtin_knowledge.hpp"
 #include "rules/knowledge.hpp"
 #include "rules/verdict.hpp"
+
+#include "knowledge_support.hpp"
 
 using namespace gpucheck;
 
 namespace {
-
-const Knowledge& embedded() {
-  static const Knowledge k = load_knowledge("").value();
-  return k;
-}
 
 Facts with_gpu_on_bus(PciVendor vendor = PciVendor::nvidia) {
   Facts f;
@@ -40,7 +36,7 @@ Facts with_gpu_on_bus(PciVendor vendor = PciVendor::nvidia) {
 
 std::vector<std::string> unverified_rules(const Facts& f, const LaunchRequirements& req = {}) {
   std::vector<std::string> out;
-  for (auto& finding : judge(f, embedded(), req, std::nullopt).findings)
+  for (auto& finding : judge(f, gpucheck::test::builtin_knowledge(), req, std::nullopt).findings)
     if (finding.category == "unverified") out.push_back(finding.rule);
   return out;
 }
@@ -55,7 +51,7 @@ TEST_CASE("a hung, crashed or failed driver voice on a GPU host is unverified", 
   auto f = with_gpu_on_bus();
   f.notes.push_back(note("nvidia_smi", "nvidia-smi -q -x", Reason::timed_out, "killed after 3000 ms"));
   f.notes.push_back(note("cuda_driver_api", "CUDA driver", Reason::failed, "the isolated call died by signal 11"));
-  const auto v = judge(f, embedded(), {}, std::nullopt);
+  const auto v = judge(f, gpucheck::test::builtin_knowledge(), {}, std::nullopt);
   std::vector<std::string> rules;
   for (auto& x : v.findings)
     if (x.category == "unverified") {
