@@ -113,9 +113,21 @@ void finish_cuda_driver_api(ProbeContext& ctx) {
              Problem{Reason::failed, c.library.value_or("libcuda"),
                      "cuInit returned " + std::to_string(*c.init_code) + " (" + init_name_or_why(c) + ")" +
                          (c.init_message ? ": " + *c.init_message : "")});
+  // How many devices CUDA offers a job: a count that failed, or a device it
+  // refused, is a note the gate names, never a GPU quietly not counted.
+  if (auto err = answer_field<std::string>(j, "count_error"))
+    ctx.note("cuda_driver_api", "device count",
+             Problem{Reason::failed, c.library.value_or("libcuda"), "cuDeviceGetCount returned " + *err});
+  else if (c.init_code == 0)
+    if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) c.device_count = static_cast<int>(devs->size());
   if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) {
     for (auto& d : *devs) {
-      if (d.contains("error")) continue;  // cuDeviceGet refused it: nothing known of it but its number
+      if (auto err = answer_field<std::string>(d, "error")) {
+        const auto ordinal = answer_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
+        ctx.note("cuda_driver_api", "device " + std::to_string(ordinal),
+                 Problem{Reason::failed, c.library.value_or("libcuda"), "cuDeviceGet(" + std::to_string(ordinal) + ") returned " + *err});
+        continue;
+      }
       CudaDevice cd;
       cd.ordinal = answer_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
       cd.name = answer_field<std::string>(d, "name");

@@ -51,7 +51,7 @@ void read_version(ProbeContext& ctx, CudaToolkit& t) {
   if (t.nvcc) {
     const Command cmd{*t.nvcc, {"--version"}, ctx.deadline().cap(ctx.options().command_timeout)};
     auto r = h.run(cmd);
-    if (r && !r->timed_out && r->exit_code == 0) {
+    if (r && r->succeeded()) {
       if (auto v = cuda_version_from_nvcc(r->out)) {
         t.version = *v;
         t.version_source = *t.nvcc + " --version";

@@ -9,9 +9,33 @@
 
 namespace gpucheck {
 
+namespace {
+
+// The nodes a GPU job opens: the driver's control and per-GPU devices, and
+// WSL2's paravirtual GPU. Each is asked for by name (exists), so that a
+// snapshot records it (it cannot copy a device) and replays the same list.
+bool is_gpu_device_node(std::string_view name) {
+  if (name == "nvidiactl" || name == "dxg") return true;
+  if (!starts_with(name, "nvidia") || name.size() == 6) return false;
+  for (char c : name.substr(6))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+void probe_device_nodes(ProbeContext& ctx) {
+  auto listing = ctx.host().list_dir("/dev");
+  if (!listing) return;  // /dev unreadable or absent (a snapshot without it): no node is known
+  for (auto& e : *listing)
+    if (is_gpu_device_node(e.name) && ctx.host().exists("/dev/" + e.name))
+      ctx.facts().nvidia_driver.device_nodes.push_back("/dev/" + e.name);
+}
+
+}  // namespace
+
 void probe_nvidia_kernel(ProbeContext& ctx) {
   auto& d = ctx.facts().nvidia_driver;
   auto& h = ctx.host();
+  probe_device_nodes(ctx);
   const std::string version_file = "/proc/driver/nvidia/version";
   auto text = h.read_file(version_file, 1 << 16);
   if (!text) {

@@ -29,38 +29,38 @@ void probe_nvidia_smi(ProbeContext& ctx) {
   const Command xml = xml_question(ctx);
   auto run = ctx.run(xml);
   bool is_xml = true;
+  // A snapshot built by hand may hold the text form instead: whatever it
+  // recorded (an answer, a hang, a failure) is nvidia-smi's answer.
   if (!run && run.problem().reason == Reason::not_recorded) {
-    Command text{"nvidia-smi", {"-q"}, xml.timeout};
-    if (auto alt = ctx.host().run(text)) {
-      run = alt;
+    auto alt = ctx.host().run(Command{"nvidia-smi", {"-q"}, xml.timeout});
+    if (alt || alt.problem().reason != Reason::not_recorded) {
+      run = std::move(alt);
       is_xml = false;
     }
   }
+  const std::string key = is_xml ? xml.key() : "nvidia-smi -q";
+  // What nvidia-smi did not tell, NVML may: the note stays, and the gate
+  // counts the facts unread only when neither answered.
+  const auto fall_back = [&](Problem p) {
+    const bool skipped = p.reason == Reason::skipped;
+    ctx.note("nvidia_smi", key, std::move(p));
+    if (!skipped) health_from_nvml(ctx);
+  };
   if (!run) {
     auto p = run.problem();
     if (p.reason == Reason::absent) p.detail = "nvidia-smi is not installed (" + p.detail + ")";
-    ctx.note("nvidia_smi", "nvidia-smi -q -x", p);
-    return;
+    return fall_back(p);
   }
   const auto& r = *run;
-  const std::string key = is_xml ? xml.key() : "nvidia-smi -q";
-  if (r.timed_out) {
-    ctx.note("nvidia_smi", key, Problem{Reason::timed_out, r.resolved, "killed after " + std::to_string(xml.timeout.count()) + " ms"});
-    return;
-  }
-  if (r.exit_code != 0) {
+  if (r.timed_out) return fall_back(Problem{Reason::timed_out, r.resolved, "killed after " + std::to_string(xml.timeout.count()) + " ms"});
+  if (!r.succeeded()) {
     // nvidia-smi prints its reason on stdout ("NVIDIA-SMI has failed because …").
     std::string why = first_line(r.out);
     if (why.empty()) why = first_line(r.err);
-    const std::string status = r.signal ? "killed by signal " + std::to_string(r.signal) : "exit code " + std::to_string(r.exit_code);
-    ctx.note("nvidia_smi", key, Problem{Reason::failed, r.resolved, status + (why.empty() ? "" : ": " + why)});
-    return;
+    return fall_back(Problem{Reason::failed, r.resolved, r.status_text() + (why.empty() ? "" : ": " + why)});
   }
   auto parsed = is_xml ? parse_nvsmi_xml(r.out) : parse_nvsmi_text(r.out);
-  if (!parsed) {
-    ctx.note("nvidia_smi", key, Problem{Reason::malformed, r.resolved.empty() ? key : r.resolved, parsed.problem().detail});
-    return;
-  }
+  if (!parsed) return fall_back(Problem{Reason::malformed, r.resolved.empty() ? key : r.resolved, parsed.problem().detail});
   parsed.value().source = r.resolved.empty() ? key : r.resolved + (is_xml ? " -q -x" : " -q");
   ctx.facts().nvidia_smi = std::move(parsed).value();
 }

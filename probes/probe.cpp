@@ -53,10 +53,10 @@ const std::vector<ProbeInfo>& all_probes() {
   static const std::vector<ProbeInfo> probes = {
       {"system", "uname; /etc/os-release; /.dockerenv, /run/.containerenv, /proc/1/cgroup; container environment", probe_system},
       {"pci", "/sys/bus/pci/devices/*/{vendor,device,class,driver,numa_node,*_link_*}; pci.ids", probe_pci},
-      {"nvidia_kernel", "/proc/driver/nvidia/version, /sys/module/nvidia/version, /proc/driver/nvidia/gpus/*/information", probe_nvidia_kernel},
+      {"nvidia_kernel", "/proc/driver/nvidia/version, /sys/module/nvidia/version, /proc/driver/nvidia/gpus/*/information; /dev/nvidia*, /dev/dxg", probe_nvidia_kernel},
       {"nvidia_userspace", "LD_LIBRARY_PATH, /etc/ld.so.cache, default library directories: libcuda.so.1, libnvidia-ml.so.1", probe_nvidia_userspace},
       {"cuda_driver_api", "libcuda.so.1 loaded in a child process: cuInit, cuDriverGetVersion, cuDeviceGet*", probe_cuda_driver_api, nullptr, finish_cuda_driver_api},
-      {"nvidia_smi", "nvidia-smi -q -x", nullptr, start_nvidia_smi, probe_nvidia_smi},
+      {"nvidia_smi", "nvidia-smi -q -x; where it is absent or fails, NVML (libnvidia-ml.so.1) loaded in a child process", nullptr, start_nvidia_smi, probe_nvidia_smi},
       {"services", "the daemons' pid files under /run and their /proc/PID/comm; systemd's cgroups of their units; /usr/bin/nv-fabricmanager, /usr/bin/nvidia-persistenced; /var/lib/dpkg/status", probe_services},
       {"kernel_log", "/dev/kmsg (NVRM Xid lines)", probe_kernel_log},
       {"python", "python3 on PATH, $VIRTUAL_ENV, $CONDA_PREFIX, --python: sys.path from pyvenv.cfg, site.py and .pth files (the interpreter asked, with a deadline, only where they do not settle it), dist-info, egg-info, conda-meta; framework version files; --deep: probes/deep_probe.py", probe_python, start_python},
@@ -73,6 +73,7 @@ const std::vector<IsolatedEntry>& isolated_calls() {
   static const std::vector<IsolatedEntry> calls = {
       kCudaDriverCall,
       kRocmSmiCall,
+      kNvmlCall,
   };
   return calls;
 }

@@ -103,6 +103,9 @@ void probe_cuda_driver_api(ProbeContext&);
 void finish_cuda_driver_api(ProbeContext&);
 void probe_nvidia_smi(ProbeContext&);
 void start_nvidia_smi(ProbeContext&);
+// Where nvidia-smi is absent or did not answer: the same facts from NVML
+// (nvml_probe.cpp), called by probe_nvidia_smi.
+void health_from_nvml(ProbeContext&);
 void probe_services(ProbeContext&);
 void probe_kernel_log(ProbeContext&);
 void probe_cuda_toolkits(ProbeContext&);
@@ -121,6 +124,7 @@ const std::vector<ProbeInfo>& all_probes();
 // serves them: host/process.hpp, serve_isolated_call).
 extern const IsolatedEntry kCudaDriverCall;  // cuda_driver_probe.cpp
 extern const IsolatedEntry kRocmSmiCall;     // rocm_probe.cpp
+extern const IsolatedEntry kNvmlCall;        // nvml_probe.cpp
 const std::vector<IsolatedEntry>& isolated_calls();
 
 // Runs every probe against `host` and returns the facts.

@@ -203,10 +203,9 @@ void ask_sys_path(ProbeContext& ctx, EnvWork& w) {
     why->where = e.interpreter + " -S -c <sys.path question>";
   } else if (run->timed_out) {
     why = Problem{Reason::timed_out, e.interpreter, "killed after " + std::to_string(cmd.timeout.count()) + " ms"};
-  } else if (run->exit_code != 0) {
-    const std::string status = run->signal ? "killed by signal " + std::to_string(run->signal) : "exit code " + std::to_string(run->exit_code);
+  } else if (!run->succeeded()) {
     const std::string msg = first_line(run->err);
-    why = Problem{Reason::failed, e.interpreter, status + (msg.empty() ? "" : ": " + msg)};
+    why = Problem{Reason::failed, e.interpreter, run->status_text() + (msg.empty() ? "" : ": " + msg)};
   } else if (auto a = parse_interpreter_answer(run->out); !a) {
     why = Problem{Reason::malformed, e.interpreter, a.problem().detail};
   } else {
@@ -453,10 +452,9 @@ void deep_probe(ProbeContext& ctx, PythonEnv& e) {
     why->where = e.interpreter + " -c <deep_probe.py>";
   } else if (run->timed_out) {
     why = Problem{Reason::timed_out, e.interpreter, "the deep probe was killed after " + std::to_string(cmd.timeout.count()) + " ms"};
-  } else if (run->exit_code != 0) {
-    const std::string status = run->signal ? "killed by signal " + std::to_string(run->signal) : "exit code " + std::to_string(run->exit_code);
+  } else if (!run->succeeded()) {
     const std::string msg = first_line(run->err);
-    why = Problem{Reason::failed, e.interpreter, "the deep probe failed: " + status + (msg.empty() ? "" : ": " + msg)};
+    why = Problem{Reason::failed, e.interpreter, "the deep probe failed: " + run->status_text() + (msg.empty() ? "" : ": " + msg)};
   } else if (auto parsed = parse_deep_answer(run->out); !parsed) {
     why = Problem{Reason::malformed, e.interpreter, parsed.problem().detail};
   } else {

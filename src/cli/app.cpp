@@ -99,6 +99,14 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
   }
   auto host = open_root_or_report(g);
   if (!host) return std::nullopt;
+  // An interpreter the user named is checked, as --root and --from are: a
+  // typo must not switch the Python checks off on every node.
+  for (const auto& p : opts.pythons)
+    if (!host->exists(p)) {
+      std::cerr << "gpucheck: --python " << p << ": no such file or directory (expected an interpreter, or an environment's prefix"
+                << (g.root == "/" ? "" : ", inside --root " + g.root) << ")\n";
+      return std::nullopt;
+    }
   if (origin) *origin = (g.root == "/" ? "this host" : "--root " + g.root) + (g.level == 1 ? ", --level 1 (files only)" : "");
   if (g.level == 1) return run_probes(FilesOnlyHost(*host), opts);
   return run_probes(*host, opts);
@@ -287,7 +295,7 @@ int run_app(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.fallthrough();
 
-  Action action;
+  CommandRun action;
   add_check_command(app, g, action);
   add_recommend_command(app, g, action);
   add_explain_command(app, g, action);
@@ -300,16 +308,24 @@ int run_app(int argc, char** argv) {
   add_completion_command(app, action);
   add_fleet_command(app, g, action);
 
+  // Every answer on standard output must arrive: a launcher that reads a
+  // lost report as a verdict would pass a node nobody judged.
+  const auto written = [&streams](int rc) {
+    if (streams.finish_output()) return rc;
+    const int err = errno;
+    std::cerr << "gpucheck: cannot write standard output: " << std::strerror(err) << "\n";
+    return kExitUsage;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitUsage;
+    return written(rc == 0 ? kExitOk : kExitUsage);
   }
   streams.keep_colour(g.use_color());
   if (version) {
     std::cout << version_text(g);
-    return kExitOk;
+    return written(kExitOk);
   }
   if (!action) {
     // A bare `gpucheck` is `gpucheck check`.
@@ -317,7 +333,7 @@ int run_app(int argc, char** argv) {
     check->parse(std::vector<std::string>{});
     if (!action) return kExitUsage;
   }
-  return action();
+  return written(action());
 }
 
 }  // namespace gpucheck

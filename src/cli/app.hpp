@@ -45,22 +45,22 @@ struct GlobalOptions {
 };
 
 // What a subcommand's callback returns: the exit code.
-using Action = std::function<int()>;
+using CommandRun = std::function<int()>;
 
-void add_probe_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_probe_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_snapshot_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_kernels_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_recommend_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_explain_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_matrix_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
 // update, export, sign, verify: under `matrix` (cmd_matrix_bundle.cpp).
-void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, Action& action);
-void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action);
-void add_fleet_command(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, CommandRun& action);
+void add_lock_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_verify_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_fleet_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
 // completion (and the hidden manpage): from `app` as it stands when they run.
-void add_completion_command(CLI::App& app, Action& action);
+void add_completion_command(CLI::App& app, CommandRun& action);
 
 // Opens --root, or prints why it cannot and returns nullptr.
 std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);

@@ -24,20 +24,9 @@ struct CheckFlags {
   int gpus = 0;
 };
 
-// "40G", "40GiB", "40GB", "40960M", "40" (GiB): GPU memory is counted in
-// binary units (nvidia-smi reports MiB), so G and GB both mean GiB.
-std::optional<double> parse_memory_gib(const std::string& text) {
-  static const std::regex re(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([MmGgTt]?)(?:i?[Bb])?\s*$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, re)) return std::nullopt;
-  const double v = std::stod(m[1]);
-  const char unit = m[2].length() ? static_cast<char>(std::tolower(static_cast<unsigned char>(m[2].str()[0]))) : 'g';
-  return unit == 'm' ? v / 1024.0 : unit == 't' ? v * 1024.0 : v;
-}
-
 }  // namespace
 
-void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "check",
       "Judge this machine against the compatibility matrix: every finding with its evidence, the fix and the source, "
@@ -58,9 +47,11 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
         return std::regex_match(s, re) ? std::string() : "expected a compute capability like 8.0, got \"" + s + "\"";
       })
       ->type_name("X.Y");
-  cmd->add_option("--min-memory", f->min_memory, "Least memory per GPU, e.g. 40G or 80GiB (G and GB mean GiB), or 40960M")
+  cmd->add_option("--min-memory", f->min_memory,
+                  "Least memory per GPU. 80G or 80GB: sold as 80 GB or more (an H100 80GB passes, though it reports "
+                  "79.6 GiB); 80GiB: reports at least 80 GiB (2^30 bytes); also M, MB, MiB, T, TB, TiB")
       ->check([](const std::string& s) {
-        return parse_memory_gib(s) ? std::string() : "expected a size like 40G, 80GiB or 40960M, got \"" + s + "\"";
+        return parse_memory_size(s) ? std::string() : "expected a size like 80G, 80GB, 79GiB or 40960MiB, got \"" + s + "\"";
       })
       ->type_name("SIZE");
   cmd->add_option("--gpus", f->gpus, "Least number of GPUs the node must have")->check(CLI::PositiveNumber)->type_name("N");
@@ -94,7 +85,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       LaunchRequirements req;
       req.precisions = f->require;
       if (!f->min_compute.empty()) req.min_compute = f->min_compute;
-      if (!f->min_memory.empty()) req.min_memory_gib = parse_memory_gib(f->min_memory);
+      if (!f->min_memory.empty()) req.min_memory = parse_memory_size(f->min_memory);
       if (f->gpus > 0) req.gpus = f->gpus;
       const Verdict v = judge(facts, knowledge, req, today);
       const bool failed = v.fails(f->strict);

@@ -8,7 +8,7 @@
 
 namespace gpucheck {
 
-void add_completion_command(CLI::App& app, Action& action) {
+void add_completion_command(CLI::App& app, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "completion", "Print shell completion for bash, zsh or fish. bash: source <(gpucheck completion bash); zsh: "
                     "gpucheck completion zsh > \"${fpath[1]}/_gpucheck\"; fish: gpucheck completion fish > "

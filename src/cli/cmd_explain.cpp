@@ -9,7 +9,7 @@
 
 namespace gpucheck {
 
-void add_explain_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_explain_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "explain",
       "Explain an error message: the rules of the matrix that know it, each evaluated on this host (or --root, or "

@@ -37,7 +37,7 @@ int run_fleet(const FleetArgs& a) {
 
 }  // namespace
 
-void add_fleet_command(CLI::App& app, const GlobalOptions&, Action& action) {
+void add_fleet_command(CLI::App& app, const GlobalOptions&, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "fleet",
       "What differs across a fleet, without a lock: reads the `gpucheck check --json` or `gpucheck probe --json` "

@@ -13,7 +13,7 @@
 
 namespace gpucheck {
 
-void add_kernels_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_kernels_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "kernels",
       "Run small PTX kernels on every visible GPU (CUDA_VISIBLE_DEVICES and MIG honoured): per precision, does the "

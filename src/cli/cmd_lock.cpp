@@ -1,12 +1,15 @@
 // `gpucheck lock`: pin this host's GPU stack to a file for review and for
 // `gpucheck verify`; or emit what a lock implies (pip constraints, an image).
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <variant>
 
 #include "cli/app.hpp"
 #include "rules/verdict.hpp"
 #include "lock/lockfile.hpp"
 #include "util/files.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
 
@@ -18,6 +21,7 @@ struct LockArgs {
   std::string emit = "lock";
   std::string in;  // emit from this lock instead of the host
   bool force = false;
+  bool strict = false;  // refuse a host that fails check --strict
 };
 
 int print_problem(const Problem& p) {
@@ -25,15 +29,34 @@ int print_problem(const Problem& p) {
   return kExitUsage;
 }
 
+struct HostLock {
+  Lock lock;
+  std::vector<PinCorrection> corrections;
+};
+
 // The lock this run would write, with the matrix it was judged by and the
-// verdict of `check` at lock time.
-std::optional<Lock> host_lock(const GlobalOptions& g) {
+// verdict of `check` at lock time. A host that fails check is said so on
+// standard error (a lock is not a pass); under --strict it is refused
+// (exit 1, nothing written).
+std::variant<HostLock, int> host_lock(const GlobalOptions& g, bool strict) {
   auto loaded = load_knowledge_and_facts(g, g.probe_options());
-  if (!loaded) return std::nullopt;
+  if (!loaded) return kExitUsage;
   const auto& [knowledge, facts] = *loaded;
   const Verdict v = judge(facts, knowledge, {}, std::nullopt);  // the lock records errors and warnings only
+  if (v.fails(strict)) {
+    std::vector<std::string> titles;
+    for (const auto& f : v.findings)
+      if (finding_fails(f, strict) && std::find(titles.begin(), titles.end(), f.title) == titles.end()) titles.push_back(f.title);
+    const std::string why = "this host fails gpucheck check" + std::string(strict ? " --strict" : "") + " (" + verdict_summary(v) +
+                            ": " + join(titles, "; ") + ")";
+    if (strict) {
+      std::cerr << "gpucheck: lock --strict: " << why << "; nothing written (gpucheck check lists the findings)\n";
+      return kExitFindings;
+    }
+    std::cerr << "gpucheck: warning: " << why << "; the lock pins it as it is\n";
+  }
   LockContext ctx{GPUCHECK_VERSION, knowledge.matrix.version, verdict_summary(v)};
-  return lock_from_facts(facts, ctx);
+  return HostLock{lock_from_facts(facts, ctx), pin_corrections(facts)};
 }
 
 int write_out(const std::string& path, const std::string& text) {
@@ -52,17 +75,22 @@ int run_lock(const GlobalOptions& g, const LockArgs& a) {
   }
   if (a.emit != "lock") {
     std::optional<Lock> lock;
+    std::vector<PinCorrection> corrections;
     if (!a.in.empty()) {
       auto read = read_lock_file(a.in);
       if (!read) return print_problem(read.problem());
       lock = std::move(read).value();
     } else {
-      lock = host_lock(g);
-      if (!lock) return kExitUsage;
+      auto got = host_lock(g, a.strict);
+      if (const int* rc = std::get_if<int>(&got)) return *rc;
+      lock = std::move(std::get<HostLock>(got).lock);
+      corrections = std::move(std::get<HostLock>(got).corrections);
     }
     std::string text;
     if (a.emit == "constraints") {
-      text = emit_constraints(*lock);
+      for (const auto& c : corrections)
+        std::cerr << "gpucheck: note: " << c.why << "; the constraint for " << c.package << " follows the pin\n";
+      text = emit_constraints(*lock, corrections);
     } else {
       auto knowledge = load_knowledge_or_report(g);
       if (!knowledge) return kExitUsage;
@@ -86,8 +114,9 @@ int run_lock(const GlobalOptions& g, const LockArgs& a) {
     }
     previous = std::move(read).value();
   }
-  auto lock = host_lock(g);
-  if (!lock) return kExitUsage;
+  auto got = host_lock(g, a.strict);
+  if (const int* rc = std::get_if<int>(&got)) return *rc;
+  auto lock = std::optional<Lock>(std::move(std::get<HostLock>(got).lock));
   if (previous) {
     for (auto& e : lock->entries)
       if (const LockEntry* old = previous->find(e.section, e.key)) e.policy = old->policy;
@@ -99,7 +128,7 @@ int run_lock(const GlobalOptions& g, const LockArgs& a) {
 
 }  // namespace
 
-void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_lock_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "lock",
       "Pin this host's GPU stack (GPUs, driver, CUDA, cuDNN/NCCL/cuBLAS/TensorRT as the framework loads them, Python, "
@@ -115,6 +144,9 @@ void add_lock_command(CLI::App& app, const GlobalOptions& g, Action& action) {
       ->check(CLI::IsMember({"lock", "constraints", "container"}));
   cmd->add_option("--lock", a->in, "With --emit: read this lock instead of the host")->type_name("FILE");
   cmd->add_flag("--force", a->force, "Replace an existing output file even if it is not a valid lock");
+  cmd->add_flag("--strict", a->strict,
+                "Refuse (exit 1, nothing written) when the host fails `gpucheck check --strict`; without it such a host "
+                "is locked as it is, with a warning on standard error");
   cmd->callback([&g, &action, a, output] {
     a->output_given = output->count() > 0;
     action = [&g, a] { return run_lock(g, *a); };

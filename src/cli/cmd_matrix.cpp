@@ -30,6 +30,7 @@ std::string contents(const Knowledge& k) {
                           {m.rocm_releases.size(), "ROCm release", "ROCm releases"},
                           {m.frameworks.size(), "framework build", "framework builds"},
                           {m.ngc.size(), "NGC release", "NGC releases"},
+                          {m.xids.size(), "Xid", "Xids"},
                           {k.rules.size(), "rule", "rules"}};
   std::string out;
   for (const auto& c : counts) {
@@ -78,7 +79,7 @@ int validate(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-void add_matrix_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_matrix_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand("matrix", "The compatibility matrix: show the one in use, update it from a signed "
                                            "bundle, export, sign and verify bundles for a mirror, validate matrix files, "
                                            "or print docs/rules.md from it (docs/matrix-updates.md)");

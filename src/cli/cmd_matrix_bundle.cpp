@@ -135,7 +135,7 @@ CLI::Option* add_trust_option(CLI::App* cmd, std::vector<std::string>& files) {
 
 }  // namespace
 
-void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, Action& action) {
+void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, CommandRun& action) {
   auto f = std::make_shared<BundleFlags>();
 
   auto* up = matrix->add_subcommand(

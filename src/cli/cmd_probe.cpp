@@ -6,7 +6,7 @@
 
 namespace gpucheck {
 
-void add_probe_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_probe_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand("probe", "Show what this machine has: GPUs, driver, CUDA driver API, nvidia-smi state, services, Xid events. Exit code 0 whenever it ran; unknown facts are listed with their reason.");
   auto json = std::make_shared<bool>(false);
   auto list = std::make_shared<bool>(false);

@@ -8,7 +8,7 @@
 
 namespace gpucheck {
 
-void add_recommend_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_recommend_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "recommend",
       "Name the newest NGC PyTorch, TensorFlow and JAX containers this driver and these GPUs run natively, those that "

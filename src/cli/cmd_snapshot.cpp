@@ -7,7 +7,7 @@
 
 namespace gpucheck {
 
-void add_snapshot_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_snapshot_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand("snapshot", "Record everything the probes read (files, command outputs, driver answers) into a new directory. Replay it with `gpucheck --root DIR probe`. It holds the kernel log and host name: review it before you share it.");
   auto out = std::make_shared<std::string>();
   auto description = std::make_shared<std::string>();

@@ -159,7 +159,7 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
 
 }  // namespace
 
-void add_verify_command(CLI::App& app, const GlobalOptions& g, Action& action) {
+void add_verify_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "verify",
       "Compare this host (or --root, or a fleet of reports) with a lock written by `gpucheck lock`. Every drift is a "

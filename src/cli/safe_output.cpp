@@ -1,5 +1,7 @@
 #include "cli/safe_output.hpp"
 
+#include <cstdio>
+
 #include <iostream>
 
 #include "report/terminal.hpp"
@@ -18,7 +20,8 @@ void TerminalSafeBuffer::drain(bool at_end) {
   out_.clear();
   const std::size_t used = terminal_safe(held_, keep_colour_, at_end, out_);
   held_.erase(0, used);
-  if (!out_.empty()) target_->sputn(out_.data(), static_cast<std::streamsize>(out_.size()));
+  if (!out_.empty() && target_->sputn(out_.data(), static_cast<std::streamsize>(out_.size())) != static_cast<std::streamsize>(out_.size()))
+    failed_ = true;
 }
 
 TerminalSafeBuffer::int_type TerminalSafeBuffer::overflow(int_type c) {
@@ -32,12 +35,13 @@ TerminalSafeBuffer::int_type TerminalSafeBuffer::overflow(int_type c) {
 
 int TerminalSafeBuffer::sync() {
   drain(false);
-  return target_->pubsync();
+  if (target_->pubsync() != 0) failed_ = true;
+  return failed_ ? -1 : 0;
 }
 
 void TerminalSafeBuffer::finish() {
   drain(true);
-  target_->pubsync();
+  if (target_->pubsync() != 0) failed_ = true;
 }
 
 SafeStandardStreams::SafeStandardStreams()
@@ -53,6 +57,12 @@ SafeStandardStreams::~SafeStandardStreams() {
   err_.finish();
   std::cout.rdbuf(cout_target_);
   std::cerr.rdbuf(cerr_target_);
+}
+
+bool SafeStandardStreams::finish_output() {
+  std::cout.flush();
+  out_.finish();
+  return !out_.failed() && std::fflush(stdout) == 0 && !std::ferror(stdout);
 }
 
 void SafeStandardStreams::keep_colour(bool keep) {

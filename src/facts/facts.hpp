@@ -98,6 +98,9 @@ struct NvidiaDriverFacts {
   KernelModule kernel_module;
   std::vector<ProcGpu> gpus;
   UserspaceLibrary libcuda, libnvidia_ml;
+  // The GPU device nodes in /dev: "/dev/nvidiactl", "/dev/nvidia0", …, and
+  // WSL2's "/dev/dxg". A container gets those of the GPUs it was given.
+  std::vector<std::string> device_nodes;
 };
 
 struct CudaDevice {
@@ -113,6 +116,9 @@ struct CudaDriverApiFacts {
   std::optional<std::string> init_name;
   std::optional<std::string> init_message;
   std::optional<std::string> driver_version;  // cuDriverGetVersion: "12.2"
+  // cuDeviceGetCount's answer; none when it failed or was not asked. A
+  // device cuDeviceGet refused is counted here and missing from devices.
+  std::optional<int> device_count;
   std::vector<CudaDevice> devices;
 };
 
@@ -313,6 +319,9 @@ struct SoftwareFacts {
   bool container_toolkit_injected = false;     // NVIDIA container toolkit mounted the driver in
   std::vector<std::string> container_toolkit_evidence;
   std::optional<std::string> cuda_compat;      // the cuda-compat libcuda in use, when one is
+  // What put it ahead of the host's driver: "LD_LIBRARY_PATH (/usr/local/cuda/compat/lib)",
+  // "/etc/ld.so.conf.d/00-cuda-compat.conf".
+  std::optional<std::string> cuda_compat_entry;
 };
 
 // What `--from` read from a paste (docs/report-formats.md, "Reading a

@@ -50,7 +50,8 @@ J to_json(const NvidiaDriverFacts& d) {
              {"sys_module_version", opt(m.sys_module_version)}, {"source", m.source}}},
            {"gpus", std::move(gpus)},
            {"libcuda", to_json(d.libcuda)},
-           {"libnvidia_ml", to_json(d.libnvidia_ml)}};
+           {"libnvidia_ml", to_json(d.libnvidia_ml)},
+           {"device_nodes", d.device_nodes}};
 }
 
 J to_json(const CudaDriverApiFacts& c) {
@@ -61,7 +62,8 @@ J to_json(const CudaDriverApiFacts& c) {
                     {"memory_bytes", opt(d.memory_bytes)}, {"pci_bus_id", opt(d.pci_bus_id)}});
   return J{{"library", opt(c.library)},     {"init_code", opt(c.init_code)},
            {"init_name", opt(c.init_name)}, {"init_message", opt(c.init_message)},
-           {"driver_version", opt(c.driver_version)}, {"devices", std::move(devs)}};
+           {"driver_version", opt(c.driver_version)}, {"device_count", opt(c.device_count)},
+           {"devices", std::move(devs)}};
 }
 
 J to_json(const EccCounts& e) { return J{{"corrected", opt(e.corrected)}, {"uncorrected", opt(e.uncorrected)}}; }

@@ -24,7 +24,7 @@ J to_json(const SoftwareFacts& s) {
            {"gpu_env", s.gpu_env},
            {"container_toolkit",
             {{"injected", s.container_toolkit_injected}, {"evidence", s.container_toolkit_evidence}}},
-           {"cuda_compat", opt(s.cuda_compat)}};
+           {"cuda_compat", opt(s.cuda_compat)}, {"cuda_compat_entry", opt(s.cuda_compat_entry)}};
 }
 
 }  // namespace gpucheck

@@ -42,6 +42,13 @@ struct CommandResult {
   std::string out;
   std::string err;
   Millis elapsed{0};
+  // A record may say both (a snapshot's hand-written manifest, a program
+  // that printed and then crashed): a signal is a failure whatever the code.
+  bool succeeded() const { return !timed_out && signal == 0 && exit_code == 0; }
+  // "killed by signal 11" or "exit code 9", for a note.
+  std::string status_text() const {
+    return signal ? "killed by signal " + std::to_string(signal) : "exit code " + std::to_string(exit_code);
+  }
 };
 
 struct Uname {

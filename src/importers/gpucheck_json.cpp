@@ -79,6 +79,7 @@ NvidiaDriverFacts read_driver(JsonReader& r, const Node& n) {
   }
   d.libcuda = read_userspace(r, r.child(n, "libcuda"));
   d.libnvidia_ml = read_userspace(r, r.child(n, "libnvidia_ml"));
+  d.device_nodes = r.strings(n, "device_nodes");
   return d;
 }
 
@@ -89,6 +90,7 @@ CudaDriverApiFacts read_cuda(JsonReader& r, const Node& n) {
   c.init_name = r.opt_string(n, "init_name");
   c.init_message = r.opt_string(n, "init_message");
   c.driver_version = r.opt_string(n, "driver_version");
+  c.device_count = r.opt_narrow<int>(n, "device_count");
   for (auto& d : r.objects(r.child(n, "devices"))) {
     CudaDevice dev;
     dev.ordinal = static_cast<int>(r.integer(d, "ordinal"));

@@ -170,6 +170,7 @@ SoftwareFacts read_software(JsonReader& r, const Node& n) {
   s.container_toolkit_injected = r.boolean(ct, "injected");
   s.container_toolkit_evidence = r.strings(ct, "evidence");
   s.cuda_compat = r.opt_string(n, "cuda_compat");
+  s.cuda_compat_entry = r.opt_string(n, "cuda_compat_entry");
   return s;
 }
 

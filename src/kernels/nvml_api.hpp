@@ -2,13 +2,9 @@
 // the sustained mode's samples: clocks, temperature, power and clock-event
 // (throttle) reasons under load. Every call runs in the child, so a driver
 // that hangs here is caught by the same watchdog as a hung kernel.
-// Signatures and values: NVIDIA's nvml.h, checked in the copy NVIDIA vendors in
-// github.com/NVIDIA/go-nvml, gen/nvml/nvml.h (commit 2f9e261f), and NVIDIA's
-// NVML API reference:
-// reason bits (0x1 gpu_idle … 0x100 display_clock_setting)
+// Types and values: host/nvml_types.hpp. Reason bits (0x1 gpu_idle … 0x100
+// display_clock_setting)
 // https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html;
-// nvmlReturn_t, nvmlClockType_t (SM 1, MEM 2), nvmlTemperatureSensors_t (GPU 0)
-// https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html;
 // nvmlDeviceGetClockInfo, nvmlDeviceGetTemperature(V), nvmlDeviceGetPowerUsage
 // (milliwatts), nvmlDeviceGetCurrentClocksEventReasons
 // https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html.
@@ -20,26 +16,17 @@
 #include <vector>
 
 #include "host/dynamic_library.hpp"
+#include "host/nvml_types.hpp"
 
 namespace gpucheck::kernels::nvml {
 
-using nvmlReturn_t = int;
-struct nvmlDevice_st;
-using nvmlDevice_t = nvmlDevice_st*;
-
-// nvmlClockType_t and nvmlTemperatureSensors_t values (nvml.h).
-inline constexpr int kClockSm = 1;
-inline constexpr int kClockMem = 2;
-inline constexpr int kTemperatureGpu = 0;
-
-// nvmlTemperature_v1_t, and its version: nvml.h's NVML_STRUCT_VERSION, the
-// struct's size with the version number in bits 24 and up.
-struct Temperature {
-  unsigned int version;
-  int sensor_type;
-  int temperature;
-};
-inline constexpr unsigned int kTemperatureV1 = sizeof(Temperature) | (1u << 24);
+using gpucheck::nvml::kClockMem;
+using gpucheck::nvml::kClockSm;
+using gpucheck::nvml::kTemperatureGpu;
+using gpucheck::nvml::kTemperatureV1;
+using gpucheck::nvml::nvmlDevice_t;
+using gpucheck::nvml::nvmlReturn_t;
+using gpucheck::nvml::Temperature;
 
 // X(name, return, parameters): the entry points the samples need.
 #define GPUCHECK_NVML_ENTRY_POINTS(X)                                                  \

@@ -51,6 +51,7 @@ Finding drift(const std::string& field, const std::optional<std::string>& pinned
   f.rule = "lock-drift";
   f.category = "lock-drift";
   f.severity = v == Verdict::breach ? Severity::error : Severity::info;
+  f.action = v == Verdict::breach ? Action::fix_software : Action::none;
   f.scope = std::string(scope);
   const std::string pol(to_string(policy));
   if (v == Verdict::breach) {

@@ -1,5 +1,6 @@
 // What a lock implies outside gpucheck: pip constraints for its Python
 // packages, and the NGC image reference when it was taken inside one.
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -37,11 +38,17 @@ std::string requirement(const LockEntry& e) {
 
 }  // namespace
 
-std::string emit_constraints(const Lock& lock) {
+std::string emit_constraints(const Lock& lock, const std::vector<PinCorrection>& corrections) {
   std::set<std::string> indexes;
   std::vector<std::string> lines, notes;
   for (const auto& e : lock.entries) {
     if ((e.section != "frameworks" && e.section != "wheels") || !e.value) continue;
+    const auto fix = std::find_if(corrections.begin(), corrections.end(), [&](const PinCorrection& c) { return c.package == e.key; });
+    if (fix != corrections.end()) {
+      lines.push_back("# " + fix->why + ": the constraint follows the pin");
+      lines.push_back(e.key + fix->specifier);
+      continue;
+    }
     lines.push_back(requirement(e));
     const auto plus = e.value->find('+');
     if (plus == std::string::npos) continue;

@@ -358,4 +358,16 @@ Lock lock_from_facts(const Facts& f, const LockContext& ctx) {
   return lock;
 }
 
+std::vector<PinCorrection> pin_corrections(const Facts& facts) {
+  std::vector<PinCorrection> out;
+  const PythonEnv* env = job_env(facts);
+  if (!env) return out;
+  for (const auto& d : env->distributions)
+    for (const auto& r : d.requires_dist) {
+      if (r.applies == false || !r.installed || r.satisfied != false || r.specifier.empty()) continue;
+      out.push_back({r.name, r.specifier, d.name + " " + d.version + " pins " + r.name + r.specifier + "; this host has " + *r.installed});
+    }
+  return out;
+}
+
 }  // namespace gpucheck

@@ -40,9 +40,22 @@ std::vector<Finding> compare_lock(const Lock& pinned, const Lock& found, std::st
 // True when any finding is an error (verify's exit code 1).
 bool has_errors(const std::vector<Finding>& findings);
 
+// A pinned package whose installed version breaks another pinned package's
+// own pin (torch 2.1.0+cu121 wants nvidia-cudnn-cu12==8.9.2.26, the host has
+// 8.9.7.29): the constraint follows the pin, never the host, so that pip
+// gets a set it can satisfy.
+struct PinCorrection {
+  std::string package;    // normalised: "nvidia-cudnn-cu12"
+  std::string specifier;  // "==8.9.2.26"
+  std::string why;        // "torch 2.1.0+cu121 pins ==8.9.2.26; this host has 8.9.7.29"
+};
+// From the environment the lock pins (the one a job would run in).
+std::vector<PinCorrection> pin_corrections(const Facts& facts);
+
 // A pip constraints file for the pinned Python packages, with the extra index
-// a +cuXXX/+rocmX/+cpu build comes from.
-std::string emit_constraints(const Lock& lock);
+// a +cuXXX/+rocmX/+cpu build comes from; `corrections` replace the host's
+// version of a package with its pinner's, each said in a comment.
+std::string emit_constraints(const Lock& lock, const std::vector<PinCorrection>& corrections = {});
 // The NGC image reference the lock implies: "nvcr.io/nvidia/pytorch:24.01-py3",
 // its tag as the matrix's NGC table names it (for a release the matrix does
 // not list yet, in the form of that framework's newest listed tag).

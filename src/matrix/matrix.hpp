@@ -139,6 +139,31 @@ struct DriverBranch {
   bool operator==(const DriverBranch&) const = default;
 };
 
+// An Xid, as NVIDIA's Xid catalogue describes it: what it means and what to
+// do. The rules layer makes one rule of each (rules/xid_rules.hpp), so the
+// severity and action are that layer's words, checked there.
+struct XidEntry {
+  int code = 0;                              // 79
+  std::string name;                          // "GPU has fallen off the bus"
+  std::string meaning;                       // one sentence: what happened, what it takes
+  std::string severity;                      // "error", "warning", "info"
+  std::string action;                        // "reboot": rules/action.hpp
+  std::optional<std::string> rule;           // the rule id, when an older one is kept: "xid-fallen-off-bus"
+  std::optional<std::string> nvidia_bucket;  // NVIDIA's immediate action bucket: "RESTART_BM"
+  std::vector<std::string> sources;
+  bool operator==(const XidEntry&) const = default;
+};
+
+// Xid 154 names the recovery the driver asks for in its message ("… to 0x2
+// (Node Reboot Required)"): each text with what it takes.
+struct XidRecoveryAction {
+  std::string text;      // "Node Reboot Required"
+  std::string severity;  // as XidEntry
+  std::string action;
+  std::vector<std::string> sources;
+  bool operator==(const XidRecoveryAction&) const = default;
+};
+
 // Where the matrix in use came from, for `matrix show` and the reports
 // (docs/matrix-updates.md).
 struct MatrixProvenance {
@@ -164,6 +189,8 @@ struct Matrix {
   std::vector<NgcRelease> ngc;
   std::vector<RocmRelease> rocm_releases;
   std::vector<DriverBranch> driver_branches;
+  std::vector<XidEntry> xids;
+  std::vector<XidRecoveryAction> xid_recovery_actions;
   // Read by the probes from the embedded documents alone (platform_knowledge.hpp).
   std::vector<SonamePrefixes> soname_prefixes;
   std::vector<SubLibraries> sub_libraries;

@@ -58,6 +58,16 @@ void serialize(A& a, DriverBranch& b) {
 }
 
 template <class A>
+void serialize(A& a, XidEntry& x) {
+  a(x.code, x.name, x.meaning, x.severity, x.action, x.rule, x.nvidia_bucket, x.sources);
+}
+
+template <class A>
+void serialize(A& a, XidRecoveryAction& x) {
+  a(x.text, x.severity, x.action, x.sources);
+}
+
+template <class A>
 void serialize(A& a, SonamePrefixes& s) {
   a(s.family, s.prefixes, s.sources);
 }
@@ -88,8 +98,8 @@ void serialize(A& a, CudaError& e) {
 template <class A>
 void serialize(A& a, Matrix& m) {
   a(m.gpus, m.arch_precisions, m.cuda_releases, m.cuda_families, m.frameworks, m.ngc,
-    m.rocm_releases, m.driver_branches, m.soname_prefixes, m.sub_libraries, m.library_wheels, m.pcie_generations,
-    m.cuda_errors);
+    m.rocm_releases, m.driver_branches, m.xids, m.xid_recovery_actions, m.soname_prefixes, m.sub_libraries,
+    m.library_wheels, m.pcie_generations, m.cuda_errors);
 }
 
 }  // namespace gpucheck

@@ -28,6 +28,8 @@ EntryKey key_of(const FrameworkVariant& v);
 EntryKey key_of(const NgcRelease& n);
 EntryKey key_of(const RocmRelease& r);
 EntryKey key_of(const DriverBranch& b);
+EntryKey key_of(const XidEntry& x);
+EntryKey key_of(const XidRecoveryAction& a);
 EntryKey key_of(const SonamePrefixes& p);
 EntryKey key_of(const SubLibraries& s);
 EntryKey key_of(const LibraryWheels& w);

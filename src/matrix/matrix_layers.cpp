@@ -21,6 +21,8 @@ void lay_over(Matrix& base, Matrix layer) {
   lay_section(base.ngc, std::move(layer.ngc));
   lay_section(base.rocm_releases, std::move(layer.rocm_releases));
   lay_section(base.driver_branches, std::move(layer.driver_branches));
+  lay_section(base.xids, std::move(layer.xids));
+  lay_section(base.xid_recovery_actions, std::move(layer.xid_recovery_actions));
 }
 
 }  // namespace gpucheck

@@ -19,7 +19,7 @@ constexpr const char* kDocumentKeys[] = {"schema",          "version",         "
                                          "gpus",            "arch_precisions", "cuda_releases", "cuda_families",
                                          "frameworks",      "ngc",             "rocm_releases", "soname_prefixes",
                                          "sub_libraries",   "library_wheels",  "pcie_generations", "cuda_errors",
-                                         "driver_branches", "rules"};
+                                         "driver_branches", "xids",         "xid_recovery_actions", "rules"};
 
 constexpr std::string_view kEmbeddedPrefix = "embedded:";
 
@@ -143,6 +143,8 @@ class Loader {
     else if (section == "library_wheels") keep_each(matrix_.library_wheels, read_library_wheels(r, problems_), at, r, "library");
     else if (section == "pcie_generations") keep(matrix_.pcie_generations, read_pcie_generation(r), at, r.where("generation"));
     else if (section == "cuda_errors") keep(matrix_.cuda_errors, read_cuda_error(r), at, r.where("code"));
+    else if (section == "xids") keep(matrix_.xids, read_xid(r), at, r.where("code"));
+    else if (section == "xid_recovery_actions") keep(matrix_.xid_recovery_actions, read_xid_recovery_action(r), at, r.where("text"));
   }
 
   // keep(), and one PyPI default build per release: a bare "2.15.0" must

@@ -157,4 +157,28 @@ DriverBranch read_driver_branch(ObjectReader& r, std::vector<Problem>& problems)
   return b;
 }
 
+XidEntry read_xid(ObjectReader& r) {
+  XidEntry x;
+  r.integer("code", x.code, 1, 9999);
+  r.string("name", x.name, mv::non_empty);
+  r.string("meaning", x.meaning, mv::non_empty);
+  r.string("severity", x.severity, mv::non_empty);
+  r.string("action", x.action, mv::non_empty);
+  r.optional_string("rule", x.rule, mv::identifier);
+  r.optional_string("nvidia_bucket", x.nvidia_bucket, mv::non_empty);
+  r.sources(x.sources);
+  r.reject_unknown_keys();
+  return x;
+}
+
+XidRecoveryAction read_xid_recovery_action(ObjectReader& r) {
+  XidRecoveryAction a;
+  r.string("text", a.text, mv::non_empty);
+  r.string("severity", a.severity, mv::non_empty);
+  r.string("action", a.action, mv::non_empty);
+  r.sources(a.sources);
+  r.reject_unknown_keys();
+  return a;
+}
+
 }  // namespace gpucheck

@@ -16,6 +16,8 @@ FrameworkVariant read_framework_variant(ObjectReader& r);
 NgcRelease read_ngc_release(ObjectReader& r, std::vector<Problem>& problems);
 RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems);
 DriverBranch read_driver_branch(ObjectReader& r, std::vector<Problem>& problems);
+XidEntry read_xid(ObjectReader& r);
+XidRecoveryAction read_xid_recovery_action(ObjectReader& r);
 
 // The platform tables (platform_sections.cpp).
 SonamePrefixes read_soname_prefixes(ObjectReader& r);

@@ -27,12 +27,14 @@ std::string plural(int n, const char* word) { return std::to_string(n) + " " + w
 void finding_lines(std::ostringstream& out, const Style& s, const Finding& f, const std::string& in) {
   out << in << severity_label(s, f.severity) << "  " << s.bold(f.title) << "  " << s.dim("[" + f.category + "]") << "\n";
   out << in << "    " << f.message << "\n";
+  for (auto& d : f.details) out << in << "    " << s.dim("also:     ") << d << "\n";
   out << in << "    " << s.dim("where:    ") << f.scope << "\n";
   if (!f.evidence.empty()) {
     out << in << "    " << s.dim("evidence:") << "\n";
     for (auto& e : f.evidence) out << in << "      " << e.fact << " = " << e.value << "  " << s.dim("(" + e.source + ")") << "\n";
   }
   out << in << "    " << s.dim("fix:      ") << f.fix << "\n";
+  out << in << "    " << s.dim("action:   ") << to_string(f.action) << "\n";
   for (auto& src : f.sources) out << in << "    " << s.dim("source:   ") << src << "\n";
   out << in << "    " << s.dim("rule:     " + f.rule) << "\n";
 }
@@ -119,9 +121,12 @@ nlohmann::ordered_json finding_json(const Finding& f) {
   j["title"] = f.title;
   j["message"] = f.message;
   j["scope"] = f.scope;
+  j["gpus"] = f.gpus;
+  j["details"] = f.details;
   j["evidence"] = nlohmann::ordered_json::array();
   for (auto& e : f.evidence) j["evidence"].push_back({{"fact", e.fact}, {"value", e.value}, {"source", e.source}});
   j["fix"] = f.fix;
+  j["action"] = std::string(to_string(f.action));
   j["sources"] = f.sources;
   return j;
 }
@@ -153,7 +158,8 @@ std::string render_check_text(const CheckReport& r, const ReportOptions& o) {
   std::string counts = plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + std::to_string(infos) + " info";
   w.raw() << "\n"
           << (r.failed ? s.bad("FAIL") : s.good("PASS")) << "  " << counts
-          << (r.strict && warnings && !errors ? " (--strict: warnings fail)" : "") << "\n";
+          << (r.strict && warnings && !errors ? " (--strict: warnings fail)" : "")
+          << (r.failed ? "; action: " + std::string(to_string(verdict_action(r.findings, r.strict))) : "") << "\n";
   return w.raw().str();
 }
 
@@ -164,6 +170,7 @@ std::string render_check_json(const CheckReport& r, const ReportOptions& o) {
   j["matrix"] = matrix_json(r.matrix);
   j["source"] = r.source;
   j["verdict"] = r.failed ? "fail" : "pass";
+  j["action"] = std::string(to_string(verdict_action(r.findings, r.strict)));
   j["strict"] = r.strict;
   j["counts"] = {{"error", count(r.findings, Severity::error)},
                  {"warning", count(r.findings, Severity::warning)},

@@ -38,6 +38,7 @@ std::string finding_body(const Finding& f) {
   o << f.message << "\nwhere: " << f.scope << "\n";
   for (const auto& e : f.evidence) o << "evidence: " << e.fact << " = " << e.value << " (" << e.source << ")\n";
   o << "fix: " << f.fix << "\n";
+  o << "action: " << to_string(f.action) << "\n";
   for (const auto& s : f.sources) o << "source: " << s << "\n";
   return o.str();
 }

@@ -23,8 +23,12 @@ std::string render_nfd(const RunReport& r);
 // A ticket's body: a heading with the verdict, a table of findings, the
 // checks that did not pass, and the stack.
 std::string render_markdown(const RunReport& r);
-// One line: "PASS", or "FAIL: " and the first failing finding's title
-// (and how many more), for Slurm's drain reason or a termination message.
+// One line: "PASS", or "FAIL: " and the title of the failing finding that
+// asks for the most, where ("8 GPUs"), how many more, and the verdict's
+// action in brackets ("[reset-gpu]"), for Slurm's drain reason or a
+// termination message: at most kOnelineMax bytes before the newline, cut
+// after a whole word.
+inline constexpr std::size_t kOnelineMax = 190;  // so "gpucheck: " in place of "FAIL: " stays under 200
 std::string render_oneline(const RunReport& r);
 // One Markdown table cell or line of prose from untrusted text: one line,
 // CommonMark's punctuation escaped (no links, HTML or extra cells).

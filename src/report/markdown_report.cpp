@@ -36,12 +36,13 @@ std::string render_markdown(const RunReport& r) {
          std::to_string(infos) + " info" + (r.strict ? " (--strict: warnings fail)" : "") + ".\n";
 
   if (!r.findings.empty()) {
-    out += "\n### Findings\n\n| severity | finding | where | evidence | fix | rule |\n|---|---|---|---|---|---|\n";
+    out += "\n### Findings\n\n| severity | finding | where | evidence | fix | action | rule |\n|---|---|---|---|---|---|---|\n";
     for (const auto& f : r.findings) {
       std::string evidence;
       for (const auto& e : f.evidence) evidence += (evidence.empty() ? "" : "; ") + md(e.fact + " = " + e.value);
       out += "| " + std::string(to_string(f.severity)) + " | **" + md(f.title) + "**: " + md(f.message) + " | " + md(f.scope) +
-             " | " + evidence + " | " + md(f.fix) + " | " + md(f.rule) + " (" + md(f.category) + ") |\n";
+             " | " + evidence + " | " + md(f.fix) + " | " + std::string(to_string(f.action)) + " | " + md(f.rule) + " (" +
+             md(f.category) + ") |\n";
     }
   }
 

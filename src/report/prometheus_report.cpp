@@ -81,18 +81,24 @@ std::string render_prometheus(const RunReport& r) {
   Family pass("gpucheck_verdict_pass", "1 when the run passed (exit code 0), 0 when it failed (exit code 1, or 2 for kernels that could not run).");
   pass.add(with({{"strict", r.strict ? "true" : "false"}}), r.failed ? 0 : 1);
 
+  Family action("gpucheck_action",
+                "What the verdict asks of an operator or scheduler (docs/rules.md, Actions): 1 for the most drastic action "
+                "of the failing findings, \"none\" when nothing fails.");
+  action.add(with({{"action", std::string(to_string(verdict_action(r.findings, r.strict)))}}), 1);
+
   Family counts("gpucheck_findings", "Findings of the run, by severity.");
   for (Severity s : {Severity::error, Severity::warning, Severity::info})
     counts.add(with({{"severity", std::string(to_string(s))}}), count(r.findings, s));
 
   Family findings("gpucheck_finding",
-                  "One series per finding: its rule, severity, category and scope (docs/rules.md); fails=\"true\" when it "
-                  "fails the verdict. The value is how many findings have these labels (1 but for duplicates).");
+                  "One series per finding: its rule, severity, category, scope and action (docs/rules.md); fails=\"true\" "
+                  "when it fails the verdict. The value is how many findings have these labels (1 but for duplicates).");
   for (const auto& f : r.findings)
     findings.add(with({{"rule", f.rule},
                        {"severity", std::string(to_string(f.severity))},
                        {"category", f.category},
                        {"scope", f.scope},
+                       {"action", std::string(to_string(f.action))},
                        {"fails", finding_fails(f, r.strict) ? "true" : "false"}}),
                  1);
 
@@ -113,7 +119,7 @@ std::string render_prometheus(const RunReport& r) {
   when.add(cmd, r.time);
 
   std::string out;
-  for (const Family* f : {&info, &pass, &counts, &findings, &checks, &age, &when}) f->write(out);
+  for (const Family* f : {&info, &pass, &action, &counts, &findings, &checks, &age, &when}) f->write(out);
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "rules/categories.hpp"
+#include "rules/verdict_basis.hpp"
+#include "rules/xid_rules.hpp"
 #include "rules/fact_catalogue.hpp"
 #include "util/strings.hpp"
 
@@ -59,6 +61,17 @@ std::string describe_condition(const Condition& c) {
   return c.fact + " " + std::string(to_string(c.op)) + (rhs.empty() ? "" : " " + rhs);
 }
 
+std::string render_verdict_basis_markdown() {
+  std::ostringstream out;
+  out << "| row | what the rules need | read by | applies on | hung, crashed, failed, not recorded | not installed or not there | finding | action |\n"
+      << "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& r : verdict_basis())
+    out << "| " << r.id << " | " << cell(std::string(r.fact)) << " | " << cell(std::string(r.read_by)) << " | " << describe(r.applies)
+        << " | " << to_string(r.failed) << " | " << to_string(r.absent) << " | "
+        << (r.rule.empty() ? std::string("none") : "`" + std::string(r.rule) + "`") << " | `" << to_string(r.action) << "` |\n";
+  return out.str();
+}
+
 std::string render_rules_markdown(const Knowledge& k) {
   std::ostringstream out;
   out << "# Rules\n\n"
@@ -71,6 +84,21 @@ std::string render_rules_markdown(const Knowledge& k) {
   out << "## Categories\n\nStable in JSON (`findings[].category`): dashboards and scripts may rely on them.\n\n"
       << "| category | meaning |\n|---|---|\n";
   for (auto& c : categories()) out << "| `" << c.name << "` | " << cell(c.meaning) << " |\n";
+  out << "\n## Actions\n\nWhat an operator or a scheduler does about a finding: every rule names one (`action`), and a "
+         "failed verdict's action is the most drastic of its failing findings' (JSON `action`, the bracketed last word "
+         "of the `oneline` format and so of the Slurm drain reason, the NFD label `gpucheck.check.action`, the "
+         "Prometheus series `gpucheck_action`). From least to most drastic:\n\n"
+      << "| action | meaning |\n|---|---|\n";
+  for (Action a : all_actions()) out << "| `" << to_string(a) << "` | " << cell(std::string(describe(a))) << " |\n";
+  out << "\n## What a verdict rests on\n\n"
+         "`check` passes only when every fact its rules need was read (docs/exit-codes.md). A GPU host is one that "
+         "any source says has GPUs: the PCI bus, the driver's /proc files or loaded module, /dev/nvidia* or WSL2's "
+         "/dev/dxg, nvidia-smi, or a libcuda that is not a toolkit's stub. On such a host, each fact below that could "
+         "not be read is a finding of the `unverified` category: an `error` fails the check, a `warning` fails it "
+         "under `--strict`, and what is `listed` is only named under Unknown (another rule judges it, or nothing is "
+         "there to read). `--level 1` asks no program or driver, so what it skips is listed. A paste (`--from`) is "
+         "judged on what it shows.\n\n"
+      << render_verdict_basis_markdown();
   out << "\n## Facts\n\nThe names a condition may use. Operators: version and number facts compare with `==`, `!=`, `<`, "
          "`<=`, `>`, `>=`, `in`, `not_in` (versions numerically, 12.2 == 12.2.0); text with `==`, `!=`, `in`, "
          "`not_in`, `prefix`; booleans with `==`, `!=`; lists with `contains`, `not_contains`, `empty`, `not_empty`. "
@@ -83,12 +111,17 @@ std::string render_rules_markdown(const Knowledge& k) {
          "`require-*` built from the options; they are not part of the matrix.\n";
   std::map<std::string, std::vector<const Rule*>> by_file;
   std::vector<std::string> files;
+  std::size_t xids = 0;
   for (auto& r : k.rules) {
+    if (is_xid_rule(r)) {
+      ++xids;
+      continue;
+    }
     const auto d = document_of(r.defined_in);
     if (!by_file.count(d)) files.push_back(d);
     by_file[d].push_back(&r);
   }
-  out << "\n## Rules (" << k.rules.size() << ")\n";
+  out << "\n## Rules (" << k.rules.size() - xids << ", and " << xids << " from the Xid catalogue below)\n";
   for (auto& file : files) {
     out << "\n### " << file << "\n";
     for (auto* r : by_file[file]) {
@@ -97,7 +130,8 @@ std::string render_rules_markdown(const Knowledge& k) {
           << to_string(r->scope) << "\n"
           << "- **when** `" << describe_condition(r->when) << "`\n"
           << "- **message** " << r->message << "\n"
-          << "- **fix** " << r->fix << "\n";
+          << "- **fix** " << r->fix << "\n"
+          << "- **action** `" << to_string(r->action) << "`\n";
       if (!r->explains.empty()) {
         std::vector<std::string> q;
         for (auto& e : r->explains) q.push_back("\"" + e + "\"");
@@ -106,6 +140,16 @@ std::string render_rules_markdown(const Knowledge& k) {
       out << "- **sources** " << join(r->sources, ", ") << "\n";
     }
   }
+  out << "\n## Xid catalogue (" << k.matrix.xids.size() << ")\n\n"
+      << "`matrix/xids.json`, from NVIDIA's Xid catalogue: each Xid the kernel log holds since boot is a finding of rule "
+         "`xid-<code>` (category `hardware-health`, scope host) with this severity and action; its message says how often "
+         "and on which GPUs. Xid 154 names the recovery the driver asks for: each of the texts under it is a rule "
+         "`xid-154-<text>`.\n\n| Xid | name | severity | action | NVIDIA's bucket |\n|---|---|---|---|---|\n";
+  for (auto& x : k.matrix.xids)
+    out << "| " << x.code << " | " << cell(x.name) << " | " << x.severity << " | `" << x.action << "` | "
+        << x.nvidia_bucket.value_or("") << " |\n";
+  out << "\n| Xid 154 text | severity | action |\n|---|---|---|\n";
+  for (auto& a : k.matrix.xid_recovery_actions) out << "| " << cell(a.text) << " | " << a.severity << " | `" << a.action << "` |\n";
   return out.str();
 }
 

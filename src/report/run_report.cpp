@@ -100,8 +100,4 @@ CheckOutcome verdict_outcome(const RunReport& r) {
           (r.failed ? "fail: " : "pass: ") + detail, {}, "", "verdict"};
 }
 
-bool finding_fails(const Finding& f, bool strict) {
-  return f.severity == Severity::error || (strict && f.severity == Severity::warning);
-}
-
 }  // namespace gpucheck

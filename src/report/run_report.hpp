@@ -56,7 +56,5 @@ std::vector<CheckOutcome> kernel_outcomes(const KernelFacts& k);
 // has one test case, and a failing run always has a failure.
 CheckOutcome verdict_outcome(const RunReport& r);
 
-// Errors fail; warnings fail under --strict; the rest pass.
-bool finding_fails(const Finding& f, bool strict);
 
 }  // namespace gpucheck

@@ -29,7 +29,7 @@ void software_section(Writer& w, const Facts& f) {
       for (auto& e : s.container_toolkit_evidence) ev += (ev.empty() ? "" : "; ") + e;
       w.fact("Driver injected", "by the NVIDIA container toolkit", ev);
     }
-    if (s.cuda_compat) w.fact("cuda-compat", "in use: " + *s.cuda_compat);
+    if (s.cuda_compat) w.fact("cuda-compat", "in use: " + *s.cuda_compat + (s.cuda_compat_entry ? ", put first by " + *s.cuda_compat_entry : ""));
   }
 }
 

@@ -11,13 +11,12 @@
 #include "facts/facts.hpp"
 #include "report/reports.hpp"
 #include "report/terminal.hpp"
+#include "util/memory_size.hpp"
 
 namespace gpucheck {
 
 inline std::string fmt_gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
-  return buf;
+  return one_decimal(static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0)) + " GiB";
 }
 
 inline std::string fmt_w(double w) {

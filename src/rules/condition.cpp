@@ -231,6 +231,20 @@ Tri compare(const Condition& c, const FactMap& facts) {
 
 std::string_view to_string(Op op) { return name_of(kOps, op); }
 
+namespace {
+
+Condition group(Condition::Kind kind, std::vector<Condition> children) {
+  Condition c;
+  c.kind = kind;
+  c.children = std::move(children);
+  return c;
+}
+
+}  // namespace
+
+Condition all_of(std::vector<Condition> children) { return group(Condition::Kind::all, std::move(children)); }
+Condition any_of(std::vector<Condition> children) { return group(Condition::Kind::any, std::move(children)); }
+
 Condition compare_condition(std::string fact, Op op, std::vector<std::string> values) {
   Condition c;
   const FactSpec* spec = find_fact_spec(fact);

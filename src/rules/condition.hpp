@@ -35,6 +35,9 @@ struct Condition {
 // A comparison written in code (a launcher's requirements), typed as a
 // loaded one is; `fact` must be in the catalogue.
 Condition compare_condition(std::string fact, Op op, std::vector<std::string> values = {});
+// Conditions built in code (launch requirements, the Xid catalogue's rules).
+Condition all_of(std::vector<Condition> children);
+Condition any_of(std::vector<Condition> children);
 
 // `where` names the condition in errors ("matrix/rules/driver.json: /rules/3/when");
 // `scope` is the rule's, which limits the facts it may name.

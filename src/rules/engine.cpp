@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "util/pci_address.hpp"
+#include "util/strings.hpp"
+
 namespace gpucheck {
 
 std::string fill_placeholders(const std::string& text, const FactMap& facts) {
@@ -23,19 +26,87 @@ std::string fill_placeholders(const std::string& text, const FactMap& facts) {
   return out;
 }
 
+namespace {
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+}
+
+// A message with its GPU's own address taken out: the same fault on two
+// GPUs reads the same.
+std::string generic(std::string message, const Subject& s) {
+  replace_all(message, s.gpu_address, "{gpu.address}");
+  return message;
+}
+
+struct GpuHits {
+  std::vector<const Subject*> subjects;
+  std::vector<std::string> messages;  // generic(), one per subject
+};
+
+std::vector<std::string> addresses(const std::vector<const Subject*>& subjects) {
+  std::vector<std::string> out;
+  for (auto* s : subjects) out.push_back(s->gpu_address);
+  return out;
+}
+
+// One finding for every GPU a rule held on: "8 GPUs (NVIDIA H100 80GB HBM3):
+// 0000:{18,2a,…}:00.0"; the GPUs whose message differs are the details.
+void name_gpus(Finding& f, const GpuHits& hits) {
+  const auto all = addresses(hits.subjects);
+  f.gpus = all;
+  if (all.size() < 2) return;
+  std::vector<std::string> names;
+  for (auto* s : hits.subjects)
+    if (!s->gpu_name.empty() && std::find(names.begin(), names.end(), s->gpu_name) == names.end()) names.push_back(s->gpu_name);
+  const std::string& on = hits.subjects.front()->on;
+  f.scope = (on.empty() ? "" : on + " on ") + std::to_string(all.size()) + " GPUs" +
+            (names.empty() ? "" : " (" + join(names, ", ") + ")") + ": " + compact_pci_bus_ids(all);
+  std::vector<std::string> distinct;  // in order of first sight
+  for (auto& m : hits.messages)
+    if (std::find(distinct.begin(), distinct.end(), m) == distinct.end()) distinct.push_back(m);
+  for (std::size_t d = 0; d < distinct.size(); ++d) {
+    std::vector<const Subject*> with;
+    for (std::size_t i = 0; i < hits.subjects.size(); ++i)
+      if (hits.messages[i] == distinct[d]) with.push_back(hits.subjects[i]);
+    std::string text = distinct[d];
+    const std::string where = compact_pci_bus_ids(addresses(with));
+    replace_all(text, "{gpu.address}", where);
+    // Messages that differ each say which GPUs they are about.
+    if (distinct.size() > 1) text = where + ": " + text;
+    if (d == 0) f.message = text;
+    else f.details.push_back(text);
+  }
+  replace_all(f.fix, hits.subjects.front()->gpu_address, compact_pci_bus_ids(all));
+  for (auto& e : f.evidence)
+    if (e.fact == "gpu.address") e.value = compact_pci_bus_ids(all);
+}
+
+}  // namespace
+
 std::vector<Finding> evaluate_rules(const std::vector<Rule>& rules, const std::vector<Subject>& subjects) {
   std::vector<Finding> out;
   std::vector<std::string> names;
   for (auto& r : rules) {
     names.clear();
     referenced_facts(r.when, names);
-    // rule id + message -> index in out, to merge identical findings.
+    // What merges findings of this rule -> index in out: the message, or
+    // for GPUs what runs on them (one fault on several GPUs is one finding).
     std::map<std::string, std::size_t> seen;
+    std::map<std::size_t, GpuHits> on_gpus;
     for (auto& s : subjects) {
       if (s.scope != r.scope || evaluate(r.when, s.facts) != Tri::yes) continue;
       const std::string message = fill_placeholders(r.message, s.facts);
-      if (auto it = seen.find(message); it != seen.end()) {
-        out[it->second].scope += "; " + s.label;
+      const bool on_gpu = !s.gpu_address.empty();
+      const std::string key = on_gpu ? "GPU\n" + s.on : message;
+      if (auto it = seen.find(key); it != seen.end()) {
+        if (on_gpu) {
+          on_gpus[it->second].subjects.push_back(&s);
+          on_gpus[it->second].messages.push_back(generic(message, s));
+        } else {
+          out[it->second].scope += "; " + s.label;
+        }
         continue;
       }
       Finding f;
@@ -46,12 +117,15 @@ std::vector<Finding> evaluate_rules(const std::vector<Rule>& rules, const std::v
       f.message = message;
       f.scope = s.label;
       f.fix = fill_placeholders(r.fix, s.facts);
+      f.action = r.action;
       f.sources = r.sources;
       for (auto& n : names)
         if (auto it = s.facts.find(n); it != s.facts.end()) f.evidence.push_back({n, it->second.text, it->second.source});
-      seen.emplace(message, out.size());
+      if (on_gpu) on_gpus[out.size()] = GpuHits{{&s}, {generic(message, s)}};
+      seen.emplace(key, out.size());
       out.push_back(std::move(f));
     }
+    for (auto& [i, hits] : on_gpus) name_gpus(out[i], hits);
   }
   sort_findings(out);
   return out;

@@ -28,7 +28,11 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"libcuda.stub", K::boolean, Scope::host, "the libcuda.so.1 found is a CUDA toolkit's link stub"},
       {"libcuda.compat", K::boolean, Scope::host, "the libcuda.so.1 found is a cuda-compat forward-compatibility copy"},
       {"cuda.init_error", K::text, Scope::host, "cuInit's error name when it failed: \"CUDA_ERROR_NO_DEVICE\""},
-      {"gpu.count", K::number, Scope::host, "GPUs seen (PCI, nvidia-smi, CUDA or KFD, whichever saw most)"},
+      {"gpu.count", K::number, Scope::host, "GPUs seen by any source (PCI, the kernel driver, nvidia-smi, CUDA or KFD), each GPU once"},
+      {"gpu.usable_count", K::number, Scope::host, "GPUs a job can use: the CUDA driver API's devices (after CUDA_VISIBLE_DEVICES and the container's assignment) and the KFD topology's; a report's GPUs; unknown when the CUDA driver API did not answer"},
+      {"gpu.missing_count", K::number, Scope::host, "GPUs on the PCI bus, bound to nvidia, that a layer which answered does not list (gpu.missing_from not empty)"},
+      {"gpu.hidden_cause", K::text, Scope::host, "why no GPU is usable, when none is: NVIDIA_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES, a container without /dev/nvidiaN, cuInit's error, an empty PCI bus"},
+      {"driver.present", K::boolean, Scope::host, "the NVIDIA driver is here: its kernel module, /dev/nvidia*, a libcuda.so.1 that is not a stub, or nvidia-smi"},
       {"gpu.nvidia_count", K::number, Scope::host, "NVIDIA GPUs seen"},
       {"gpu.models", K::list, Scope::host, "the distinct GPU models of the host (matrix ids, else product names)"},
       {"nvswitch.count", K::number, Scope::host, "NVSwitch devices on the PCI bus"},
@@ -48,6 +52,8 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"container.ngc.min_driver", K::version, Scope::host, "the driver the NGC release needs natively (matrix)"},
       {"container.ngc.forward_compat_ok", K::boolean, Scope::host, "the driver is on a branch the NGC release supports through forward compatibility (matrix)"},
       {"container.toolkit_injected", K::boolean, Scope::host, "the NVIDIA container toolkit mounted the driver in"},
+      {"container.require_unmet", K::text, Scope::host, "the image's NVIDIA_REQUIRE_* that the host does not meet, as the NVIDIA container toolkit judges it at start: the variable, the first failed condition and why"},
+      {"libcuda.compat_entry", K::text, Scope::host, "what put a cuda-compat libcuda first for the loader: an LD_LIBRARY_PATH entry or an ld.so.conf file, with the directory"},
       {"env.*", K::text, Scope::host, "a GPU environment variable as set for gpucheck: env.CUDA_VISIBLE_DEVICES, env.LD_LIBRARY_PATH, …"},
       {"visible.indices", K::list, Scope::host, "the entries of CUDA_VISIBLE_DEVICES"},
       {"visible.out_of_range", K::list, Scope::host, "CUDA_VISIBLE_DEVICES entries that name no GPU of the host"},
@@ -58,6 +64,9 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"rocm.release_gfx_targets", K::list, Scope::host, "gfx targets AMD lists as supported by the installed ROCm release (matrix)"},
       {"rocm.release_deprecated_gfx_targets", K::list, Scope::host, "gfx targets AMD lists as deprecated in the installed ROCm release (matrix)"},
       {"xid.codes", K::list, Scope::host, "Xid codes in the kernel log since boot"},
+      {"xid.*.count", K::number, Scope::host, "how often an Xid is in the kernel log since boot: xid.79.count"},
+      {"xid.*.gpus", K::text, Scope::host, "the GPUs an Xid named: xid.79.gpus, \"2 GPUs, 0000:{18,2a}:00.0\""},
+      {"xid.154.recovery", K::list, Scope::host, "the recovery actions Xid 154 named: \"GPU Reset Required\", \"Node Reboot Required\""},
       {"error.stated", K::list, Scope::host, "what a pasted error message states (check --from, explain): \"bf16-unsupported\", \"fp8-unsupported\", \"below-vllm-minimum\", \"driver-too-old\", \"forward-compat-refused\", \"nvml-mismatch\", \"cudnn-mismatch\", \"no-kernel-image\", \"hip-invalid-device-function\", \"cuda-home-missing\", \"toolkit-differs-from-build\", \"nvcc-unsupported-arch\", \"jax-no-cuda-backend\", \"torch-cpu-only\", \"out-of-memory\", \"cuda-after-fork\", \"tensors-on-two-devices\", \"nvjitlink-undefined-symbol\", \"cublaslt-symbol-missing\""},
       // gpu
       {"gpu.address", K::text, Scope::gpu, "PCI address, or the report's GPU label"},
@@ -80,8 +89,11 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"gpu.host_transfer_percent", K::number, Scope::gpu, "the slower of host-to-device and device-to-host (pinned) as a percentage of what the PCIe link's generation and width allow, to 0.1 (check --kernels; not for MIG instances)"},
       {"gpu.precisions", K::list, Scope::gpu, "precisions the architecture has in hardware (matrix)"},
       {"gpu.data_center", K::boolean, Scope::gpu, "a data-center part: forward compatibility applies (matrix)"},
-      {"gpu.memory_gib", K::number, Scope::gpu, "memory in GiB"},
-      {"gpu.datasheet_memory_gib", K::number, Scope::gpu, "the model's memory in GiB from its datasheet (matrix), for a GPU whose own figure was not read"},
+      {"gpu.memory_gib", K::number, Scope::gpu, "memory as the GPU reports it, in GiB (2^30 bytes), printed to 0.1: 79.6 for an H100 80GB"},
+      {"gpu.memory_sold_gb", K::number, Scope::gpu, "memory as the GPU is sold, in GB: the matrix's datasheet figure for its model (80 for an H100 80GB), else what it reports in decimal GB"},
+      {"gpu.seen_by", K::list, Scope::gpu, "the sources that list the GPU: \"PCI\", \"driver\" (/proc/driver/nvidia/gpus), \"nvidia-smi\" or \"NVML\", \"cuda\", \"KFD\""},
+      {"gpu.missing_from", K::list, Scope::gpu, "the layers that answered and do not list a GPU the PCI bus shows bound to nvidia, with no container, CUDA_VISIBLE_DEVICES, MIG or exclusion to explain it: \"driver\", \"nvidia-smi\", \"cuda\""},
+      {"gpu.datasheet_memory_gib", K::number, Scope::gpu, "the model's memory from its datasheet (matrix): the size it is sold as, \"80\" for an H100 80GB"},
       {"gpu.mig_mode", K::text, Scope::gpu, "MIG mode now: \"Enabled\", \"Disabled\""},
       {"gpu.ecc_uncorrected_volatile", K::number, Scope::gpu, "uncorrected ECC errors since the driver loaded"},
       {"gpu.ecc_uncorrected_aggregate", K::number, Scope::gpu, "uncorrected ECC errors over the GPU's life"},
@@ -144,9 +156,16 @@ const FactSpec* find_fact_spec(std::string_view name) {
   const auto& all = fact_catalogue();
   for (auto& s : all)
     if (name == s.name) return &s;
-  if (starts_with(name, "env.") && name.size() > 4) return &*std::find_if(all.begin(), all.end(), [](auto& s) {
-    return std::string_view(s.name) == "env.*";
-  });
+  // A pattern's "*" stands for one name of any length: env.*, xid.*.count.
+  for (auto& s : all) {
+    const std::string_view pattern = s.name;
+    const auto star = pattern.find('*');
+    if (star == std::string_view::npos) continue;
+    const auto head = pattern.substr(0, star), tail = pattern.substr(star + 1);
+    if (name.size() > head.size() + tail.size() && starts_with(name, head) && name.substr(name.size() - tail.size()) == tail &&
+        name.substr(head.size(), name.size() - head.size() - tail.size()).find('.') == std::string_view::npos)
+      return &s;
+  }
   return nullptr;
 }
 

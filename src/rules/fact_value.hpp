@@ -43,9 +43,14 @@ using FactMap = std::map<std::string, FactValue>;
 // What a rule is evaluated on. `facts` holds the subject's own facts and
 // those of everything around it (a GPU's map holds the host's facts too).
 struct Subject {
+  Subject(Scope s, std::string l, FactMap f) : scope(s), label(std::move(l)), facts(std::move(f)) {}
   Scope scope;
   std::string label;  // "host", "GPU 0000:18:00.0 (NVIDIA H100 80GB HBM3)", "torch 2.1.0+cu121 in /venv/bin/python3"
   FactMap facts;
+  // A subject on one GPU (scopes gpu and framework_gpu): the GPU's address
+  // and name, and what runs on it ("torch 2.1.0+cu121 (/venv/bin/python3)";
+  // empty for the GPU itself), so one finding can name several GPUs.
+  std::string gpu_address, gpu_name, on;
 };
 
 }  // namespace gpucheck

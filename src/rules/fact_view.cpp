@@ -17,6 +17,12 @@ void merge(FactMap& into, const FactMap& from) {
   for (auto& [k, v] : from) into.emplace(k, v);
 }
 
+void set_gpu(Subject& s, const FactMap& gpu, std::string on) {
+  s.gpu_address = gpu.at("gpu.address").text;
+  if (auto it = gpu.find("gpu.name"); it != gpu.end()) s.gpu_name = it->second.text;
+  s.on = std::move(on);
+}
+
 }  // namespace
 
 std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::optional<Day> today) {
@@ -52,6 +58,8 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::option
   }
   rocm_release_facts(m, host, gpu_maps);
   kernel_check_facts(f, gpu_maps);
+  visibility_facts(f, gpus, gpu_maps, host);
+  container_facts(f, gpus, gpu_maps, host);
   const std::string gpu_src = "PCI, nvidia-smi, CUDA driver API and KFD, merged by PCI address";
   // A report that lists no GPU leaves the count unknown; a probed host knows it.
   const bool probed = !f.from_report;
@@ -66,27 +74,29 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::option
   if (probed) host["nvswitch.count"] = F::of_number(static_cast<double>(switches), "/sys/bus/pci/devices");
   visible_device_facts(f, nvidia, host);
 
-  out.push_back(Subject{Scope::host, "host", host});
+  out.push_back(Subject(Scope::host, "host", host));
   for (auto& gm : gpu_maps) {
-    Subject s{Scope::gpu, gpu_label(gm), gm};
+    Subject s(Scope::gpu, gpu_label(gm), gm);
+    set_gpu(s, gm, "");
     merge(s.facts, host);
     out.push_back(std::move(s));
   }
   for (auto& e : f.software.python) {
     FactMap em = env_facts(e);
-    Subject es{Scope::env, "Python " + e.interpreter, em};
+    Subject es(Scope::env, "Python " + e.interpreter, em);
     merge(es.facts, host);
     out.push_back(std::move(es));
     for (auto& fw : e.frameworks) {
       FactMap fm = framework_facts(fw, e, m);
       const std::string label = fw.name + " " + fw.version + parenthesized(e.interpreter);
-      Subject fs{Scope::framework, label, fm};
+      Subject fs(Scope::framework, label, fm);
       merge(fs.facts, em);
       merge(fs.facts, host);
       out.push_back(fs);
       for (auto& gm : gpu_maps) {
         if (!gm.count("gpu.compute_capability") && !gm.count("gpu.gfx_target")) continue;
-        Subject x{Scope::framework_gpu, fw.name + " " + fw.version + " on " + gpu_label(gm), {}};
+        Subject x(Scope::framework_gpu, fw.name + " " + fw.version + " on " + gpu_label(gm), {});
+        set_gpu(x, gm, fw.name + " " + fw.version + parenthesized(e.interpreter));
         build_on_gpu_facts(fm, gm, x.facts);
         builds_for_gpu_facts(m, fw.name, gm, x.facts);
         merge(x.facts, fs.facts);

@@ -7,6 +7,7 @@
 #include "facts/clock_events.hpp"
 #include "matrix/lookup.hpp"
 #include "rules/fact_view_parts.hpp"
+#include "util/memory_size.hpp"
 #include "util/pci_address.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
@@ -62,6 +63,31 @@ void rate_facts(const GpuKernelFacts& kg, const std::string& src, FactMap& g) {
   }
 }
 
+// The memory the GPU reports (GiB, printed as `probe` prints it), and the
+// size it is sold as (GB): the matrix's figure for its model, else what it
+// reports in decimal units, which for every model of the matrix is at least
+// its sold size (an H100 80GB reports 85.5 GB).
+void memory_facts(const InventoryGpu& g, const GpuModel* model, const std::string& cuda_source, FactMap& out) {
+  std::optional<double> gib;
+  std::string src;
+  if (g.cuda && g.cuda->memory_bytes) gib = static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), src = cuda_source;
+  else if (g.smi && g.smi->memory_total_mib) gib = static_cast<double>(*g.smi->memory_total_mib) / 1024.0, src = g.smi_source;
+  else if (g.kfd && g.kfd->vram_bytes) gib = static_cast<double>(*g.kfd->vram_bytes) / (1ull << 30), src = g.kfd->source;
+  if (gib) {
+    FactValue v = F::of_number(*gib, src);
+    v.text = one_decimal(*gib);
+    out["gpu.memory_gib"] = std::move(v);
+  }
+  if (model && model->memory_gib) {
+    out["gpu.memory_sold_gb"] = F::of_number(*model->memory_gib, model_source(*model));
+  } else if (gib) {
+    const double gb = *gib * (1ull << 30) / 1e9;
+    FactValue v = F::of_number(gb, src + ", in GB (a model the matrix does not know)");
+    v.text = one_decimal(gb);
+    out["gpu.memory_sold_gb"] = std::move(v);
+  }
+}
+
 }  // namespace
 
 FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
@@ -109,12 +135,10 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
       if (!model) out["gpu.architecture"] = F::of_text(a->architecture, "matrix: compute capability " + a->compute_capability.text());
     }
   }
-  if (g.cuda && g.cuda->memory_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), cuda_src("cuDeviceTotalMem"));
-  else if (g.smi && g.smi->memory_total_mib) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.smi->memory_total_mib) / 1024.0, g.smi_source);
-  else if (g.kfd && g.kfd->vram_bytes) out["gpu.memory_gib"] = F::of_number(static_cast<double>(*g.kfd->vram_bytes) / (1ull << 30), g.kfd->source);
+  memory_facts(g, model, cuda_src("cuDeviceTotalMem"), out);
   if (g.smi) {
     const auto& s = *g.smi;
-    const std::string src = "nvidia-smi (GPU " + s.pci_bus_id + ")";
+    const std::string src = std::string(starts_with(g.smi_source, "NVML") ? "NVML" : "nvidia-smi") + " (GPU " + s.pci_bus_id + ")";
     if (s.mig_mode_current) out["gpu.mig_mode"] = F::of_text(*s.mig_mode_current, src);
     if (s.ecc_volatile.uncorrected) out["gpu.ecc_uncorrected_volatile"] = F::of_number(static_cast<double>(*s.ecc_volatile.uncorrected), src);
     if (s.ecc_aggregate.uncorrected) out["gpu.ecc_uncorrected_aggregate"] = F::of_number(static_cast<double>(*s.ecc_aggregate.uncorrected), src);

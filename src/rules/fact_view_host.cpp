@@ -5,6 +5,7 @@
 
 #include "matrix/lookup.hpp"
 #include "rules/fact_view_parts.hpp"
+#include "util/pci_address.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -25,6 +26,42 @@ std::optional<std::string> cuda_of_driver(const Matrix& m, const Version& driver
     if (r.min_driver_linux && *r.min_driver_linux <= driver && (!best || *best < r.version)) best = r.version;
   if (!best) return std::nullopt;
   return std::to_string(best->major()) + "." + std::to_string(best->minor());
+}
+
+// What the text of an Xid 154 says the GPU needs: "… changed from 0x0
+// (None) to 0x2 (Node Reboot Required)" -> "Node Reboot Required".
+std::optional<std::string> recovery_action(const std::string& message) {
+  const auto to = message.rfind(" to ");
+  if (to == std::string::npos) return std::nullopt;
+  const auto open = message.find('(', to), close = message.find(')', to);
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  return std::string(trim(std::string_view(message).substr(open + 1, close - open - 1)));
+}
+
+// The Xids since boot: which codes, and for each how often and on which
+// GPUs; for Xid 154 the recovery actions it named.
+void xid_facts(const KernelLogFacts& log, FactMap& out) {
+  std::vector<std::string> codes, recovery;
+  std::map<std::string, std::pair<int, std::vector<std::string>>> seen;  // code -> count, bus ids
+  for (auto& e : log.xid_events) {
+    const auto x = std::to_string(e.xid);
+    if (std::find(codes.begin(), codes.end(), x) == codes.end()) codes.push_back(x);
+    auto& [count, gpus] = seen[x];
+    ++count;
+    const std::string gpu = e.pci_bus_id.value_or("an unnamed GPU");
+    if (std::find(gpus.begin(), gpus.end(), gpu) == gpus.end()) gpus.push_back(gpu);
+    if (e.xid == 154)
+      if (auto a = recovery_action(e.message); a && std::find(recovery.begin(), recovery.end(), *a) == recovery.end())
+        recovery.push_back(*a);
+  }
+  out["xid.codes"] = F::of_list(codes, log.source);
+  for (auto& [code, s] : seen) {
+    out["xid." + code + ".count"] = F::of_number(s.first, log.source);
+    out["xid." + code + ".gpus"] = F::of_text((s.second.size() > 1 ? std::to_string(s.second.size()) + " GPUs, " : "GPU ") +
+                                                  compact_pci_bus_ids(s.second),
+                                              log.source);
+  }
+  if (!recovery.empty()) out["xid.154.recovery"] = F::of_list(recovery, log.source);
 }
 
 }  // namespace
@@ -136,32 +173,7 @@ void host_software_facts(const Facts& f, const Matrix& m, FactMap& out) {
   if (!gfx.empty()) out["rocm.gfx_targets"] = F::of_list(gfx, "/sys/class/kfd/kfd/topology/nodes");
   if (f.system.os.id) out["os.id"] = F::of_text(*f.system.os.id, f.system.os.source);
   if (f.system.os.version_id) out["os.version_id"] = F::of_version(*f.system.os.version_id, f.system.os.source);
-  if (f.kernel_log.read) {
-    std::vector<std::string> codes;
-    for (auto& e : f.kernel_log.xid_events) {
-      const auto x = std::to_string(e.xid);
-      if (std::find(codes.begin(), codes.end(), x) == codes.end()) codes.push_back(x);
-    }
-    out["xid.codes"] = F::of_list(codes, f.kernel_log.source);
-  }
-}
-
-void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out) {
-  auto it = f.software.gpu_env.find("CUDA_VISIBLE_DEVICES");
-  if (it == f.software.gpu_env.end()) return;
-  std::vector<std::string> entries, out_of_range;
-  bool mig = false;
-  for (auto e : split(it->second, ',')) {
-    const std::string s(trim(e));
-    entries.push_back(s);
-    if (starts_with(s, "MIG-")) mig = true;
-    // CUDA stops at the first entry that is not a valid device.
-    if (auto n = parse_int(s); n && (*n < 0 || (nvidia_count > 0 && static_cast<std::size_t>(*n) >= nvidia_count)))
-      out_of_range.push_back(s);
-  }
-  out["visible.indices"] = F::of_list(entries, "CUDA_VISIBLE_DEVICES");
-  out["visible.names_mig"] = F::of_bool(mig, "CUDA_VISIBLE_DEVICES");
-  if (nvidia_count > 0) out["visible.out_of_range"] = F::of_list(out_of_range, "CUDA_VISIBLE_DEVICES");
+  if (f.kernel_log.read) xid_facts(f.kernel_log, out);
 }
 
 void driver_branch_facts(const Matrix& m, std::optional<Day> today, FactMap& out) {

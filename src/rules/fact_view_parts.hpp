@@ -30,7 +30,6 @@ void host_driver_facts(const Facts& f, const Matrix& m, FactMap& out);
 void host_software_facts(const Facts& f, const Matrix& m, FactMap& out);
 // The driver branch's lifecycle on `today` (none: its end of life is not judged).
 void driver_branch_facts(const Matrix& m, std::optional<Day> today, FactMap& out);
-void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out);
 
 // fact_view_gpu.cpp: one subject per inventory GPU; then the ROCm release's
 // and the kernel checks' facts added to them; "GPU 0000:18:00.0".
@@ -38,6 +37,15 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m);
 void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gpus);
 void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus);
 std::string gpu_label(const FactMap& g);
+
+// fact_view_visibility.cpp: the GPUs a job can use (host), which sources see
+// each GPU and which lost it (each GPU), CUDA_VISIBLE_DEVICES (host).
+void visibility_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vector<FactMap>& gpu_maps, FactMap& host);
+void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out);
+
+// fact_view_container.cpp: the image's NVIDIA_REQUIRE_* judged, the
+// cuda-compat entry (host).
+void container_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, const std::vector<FactMap>& gpu_maps, FactMap& host);
 
 // fact_view_python.cpp: environments, framework builds, a build on a GPU.
 FactMap env_facts(const PythonEnv& e);

@@ -3,6 +3,7 @@
 #include "matrix/matrix_layers.hpp"
 #include "matrix/matrix_load.hpp"
 #include "matrix/strict_json.hpp"
+#include "rules/xid_rules.hpp"
 
 namespace gpucheck {
 
@@ -21,7 +22,14 @@ KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRo
   auto rules = parse_rules(parsed);
   out.problems = std::move(tables.problems);
   out.problems.insert(out.problems.end(), rules.problems.begin(), rules.problems.end());
-  if (out.problems.empty() && tables.matrix) out.knowledge = Knowledge{std::move(*tables.matrix), std::move(rules.rules)};
+  if (out.problems.empty() && tables.matrix) {
+    auto xids = xid_rules(*tables.matrix, rules.rules);
+    for (auto& p : xids.problems) out.problems.push_back(Problem{p.reason, "the Xid catalogue: " + p.where, p.detail});
+    if (out.problems.empty()) {
+      rules.rules.insert(rules.rules.end(), xids.rules.begin(), xids.rules.end());
+      out.knowledge = Knowledge{std::move(*tables.matrix), std::move(rules.rules)};
+    }
+  }
   return out;
 }
 
@@ -43,7 +51,14 @@ Result<Knowledge> lay_knowledge(Knowledge k, const std::vector<std::string>& lay
       continue;
     }
     lay_over(k.matrix, std::move(layer.matrix));
+    // The layer's own Xid rules were made from its entries alone: the
+    // catalogue as laid makes them again.
+    std::erase_if(k.rules, is_xid_rule);
+    std::erase_if(layer.rules, is_xid_rule);
     lay_entries(k.rules, std::move(layer.rules), [](const Rule& r) { return r.id; });
+    auto xids = xid_rules(k.matrix, k.rules);
+    if (!xids.problems.empty()) return Problem{xids.problems.front().reason, path + ": the Xid catalogue: " + xids.problems.front().where, xids.problems.front().detail};
+    k.rules.insert(k.rules.end(), xids.rules.begin(), xids.rules.end());
     k.matrix.origin += " + " + path;
   }
   return k;

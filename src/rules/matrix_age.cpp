@@ -23,7 +23,8 @@ std::optional<Finding> matrix_age_finding(const Matrix& m, Day today) {
               "and known-bad combinations found since, are not judged";
   f.evidence.push_back(Evidence{"matrix.date", m.date, m.origin});
   f.evidence.push_back(Evidence{"today", iso_date_text(today), "system clock (GPUCHECK_TODAY when set)"});
-  f.fix = "Use a newer gpucheck, or a newer matrix with --matrix PATH (docs/matrix.md)";
+  f.fix = "Run gpucheck matrix update (docs/matrix-updates.md), or use a newer gpucheck, or a newer matrix with --matrix PATH";
+  f.action = Action::fix_software;
   return f;
 }
 

@@ -118,6 +118,8 @@ void judge_group(const Quantity& q, const std::vector<Sample>& group, const std:
     f.category = "hardware-health";
     f.severity = Severity::warning;
     f.scope = "GPU " + s.address + " (" + s.model + ")";
+    f.gpus = {s.address};
+    f.action = Action::service;
     f.title = std::string("GPU unlike its siblings: ") + q.what;
     f.message = "GPU " + s.address + " (" + s.model + "): " + q.what + " " + with_unit(*s.value, q.unit) + ", where the " +
                 std::to_string(values.size()) + " " + s.model + " GPUs of this node have a median of " + with_unit(m, q.unit) +

@@ -20,6 +20,7 @@ struct Rule {
   Condition when;
   std::string message;                // "{framework.name} {framework.version} needs …": {fact} placeholders
   std::string fix;                    // placeholders too
+  Action action = Action::none;       // what an operator or a scheduler does (rules/action.hpp)
   std::vector<std::string> explains;  // error messages this condition explains (for `gpucheck explain`)
   std::vector<std::string> sources;   // https URLs
   std::string defined_in;             // "matrix/rules/driver.json: /rules/3"

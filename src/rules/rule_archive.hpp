@@ -20,7 +20,7 @@ void serialize(A& a, Condition& c) {
 
 template <class A>
 void serialize(A& a, Rule& r) {
-  a(r.id, r.category, r.severity, r.scope, r.title, r.when, r.message, r.fix, r.explains, r.sources, r.defined_in);
+  a(r.id, r.category, r.severity, r.scope, r.title, r.when, r.message, r.fix, r.action, r.explains, r.sources, r.defined_in);
 }
 
 }  // namespace gpucheck

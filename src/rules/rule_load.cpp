@@ -22,6 +22,10 @@ std::optional<std::string> severity_check(std::string_view s) {
   if (parse_severity(s)) return std::nullopt;
   return "\"error\", \"warning\" or \"info\"";
 }
+std::optional<std::string> action_check(std::string_view s) {
+  if (action_named(s)) return std::nullopt;
+  return action_names();
+}
 std::optional<std::string> scope_check(std::string_view s) {
   if (scope_named(s)) return std::nullopt;
   return scope_names();
@@ -53,7 +57,7 @@ Rule read_rule(const json& j, const std::string& doc, const std::string& pointer
     return r;
   }
   ObjectReader o(j, doc, pointer, problems);
-  std::string severity = "warning", scope;
+  std::string severity = "warning", scope, action;
   o.string("id", r.id, matrix_values::identifier);
   o.string("category", r.category, category_check);
   o.string("severity", severity, severity_check);
@@ -63,6 +67,8 @@ Rule read_rule(const json& j, const std::string& doc, const std::string& pointer
   o.string("title", r.title, matrix_values::non_empty);
   o.string("message", r.message, matrix_values::non_empty);
   o.string("fix", r.fix, matrix_values::non_empty);
+  o.string("action", action, action_check);
+  if (auto a = action_named(action)) r.action = *a;
   o.string_list("explains", r.explains, matrix_values::non_empty, false);
   o.sources(r.sources);
   // "when" is a condition tree, which the object reader does not know, so
@@ -74,10 +80,10 @@ Rule read_rule(const json& j, const std::string& doc, const std::string& pointer
   }
   for (auto& [key, _] : j.items())
     if (key != "when" && key != "id" && key != "category" && key != "severity" && key != "scope" && key != "title" &&
-        key != "message" && key != "fix" && key != "explains" && key != "sources")
+        key != "message" && key != "fix" && key != "action" && key != "explains" && key != "sources")
       problems.push_back(Problem{Reason::malformed, o.where(key),
                                  "unknown key \"" + key + "\" (allowed: id, category, severity, scope, title, when, "
-                                 "message, fix, explains, sources)"});
+                                 "message, fix, action, explains, sources)"});
   if (auto s = parse_severity(severity)) r.severity = *s;
   if (known) {
     check_placeholders(r.message, o.where("message"), r.scope, problems);

@@ -4,117 +4,205 @@
 #include <string_view>
 #include <utility>
 
+#include "facts/gpu_host.hpp"
 #include "matrix/precisions.hpp"
+#include "rules/verdict_basis.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
 namespace {
 
-struct Answerer {
-  std::string_view subject, item;  // the note a probe writes when this did not answer ("" item: any)
-  const char* what;                // what it would have told
-  const char* fix;
+// What the run knows of the host and the request, for each row.
+struct Context {
+  const Facts& facts;
+  GpuHostEvidence host;
+  int expected_gpus;
+  const std::vector<std::string>& required;
+  bool driver_explained;  // a driver-missing or driver-mismatch error already says why the driver's voices failed
 };
 
-// The driver's own voices: when one of these failed, the GPUs were not
-// asked. Their absence (no driver installed) is the matrix's driver rules'
-// business, not this one's.
-constexpr Answerer kAnswerers[] = {
-    {"cuda_driver_api", "CUDA driver", "the CUDA driver API (cuInit, the devices and their compute capability)",
-     "Run nvidia-smi and check the kernel log (dmesg) for NVRM or Xid errors; a hung cuInit usually needs the driver "
-     "reloaded or the node rebooted"},
-    {"nvidia_smi", "", "nvidia-smi (clocks, throttling, ECC, remapped rows, power, the driver's view of each GPU)",
-     "Run nvidia-smi -q by hand; if it hangs or fails, check dmesg for NVRM or Xid errors and the persistence daemon"},
-    {"rocm", "ROCm SMI", "ROCm SMI (the AMD GPUs as the driver reports them)",
-     "Run rocm-smi by hand and check dmesg for amdgpu errors"},
-};
-
-bool has_gpu_on_bus(const Facts& f) {
-  return std::any_of(f.pci.begin(), f.pci.end(), [](const PciDevice& d) {
-    return d.kind == PciKind::gpu && (d.vendor == PciVendor::nvidia || d.vendor == PciVendor::amd);
-  });
+bool applies(AppliesTo a, const Context& c) {
+  // A paste is judged on what it shows (importers/): no probe of this host
+  // ran, so nothing of it went unread. A host no source shows a GPU on,
+  // asked for GPUs, fails by require-gpu, not for what it could not read.
+  if (c.facts.from_report && (a == AppliesTo::nvidia_host || a == AppliesTo::amd_host || a == AppliesTo::gpu_host)) return false;
+  switch (a) {
+    case AppliesTo::nvidia_host: return c.host.nvidia_host();
+    case AppliesTo::amd_host: return c.host.amd_host();
+    case AppliesTo::gpu_host: return c.host.any();
+    case AppliesTo::gpus_asked: return c.expected_gpus > 0;
+    case AppliesTo::kernels_asked: return c.facts.kernels.has_value();
+    case AppliesTo::precisions_asked: return c.facts.kernels.has_value() && !c.required.empty();
+  }
+  return false;
 }
 
-const Answerer* answerer_for(const Note& n) {
-  for (const auto& a : kAnswerers)
-    if (n.subject == a.subject && (a.item.empty() || n.item == a.item)) return &a;
-  return nullptr;
+std::vector<const Note*> notes_of(const Facts& f, std::string_view subject) {
+  std::vector<const Note*> out;
+  for (auto& n : f.notes)
+    if (n.subject == subject) out.push_back(&n);
+  return out;
 }
 
-// Every unverified finding is a host-scoped error; only what and why differ.
-Finding unverified_error(std::string rule, std::string title, std::string message, Evidence evidence, std::string fix) {
+// How a reason counts against a row. --level 1 skips every program and
+// driver call by design: what it skipped is listed, not failed. A driver
+// already found missing or mismatched explains why its voices did not
+// answer (a snapshot of such a host need not hold the answers either); a
+// hang it does not explain.
+Missing outcome(const BasisRow& row, Reason r, const Context& c) {
+  if (r == Reason::skipped) return Missing::listed;
+  if (c.driver_explained && r != Reason::timed_out) return Missing::listed;
+  return r == Reason::absent ? row.absent : row.failed;
+}
+
+// The row gives the fix and the action; timeouts of any probe share one.
+Finding unverified_finding(const BasisRow& row, std::string rule, Missing m, std::string title, std::string message,
+                           Evidence evidence) {
   Finding f;
   f.rule = std::move(rule);
   f.category = "unverified";
-  f.severity = Severity::error;
+  f.severity = m == Missing::error ? Severity::error : Severity::warning;
   f.scope = "host";
   f.title = std::move(title);
   f.message = std::move(message);
   f.evidence.push_back(std::move(evidence));
-  f.fix = std::move(fix);
+  f.fix = std::string(row.fix);
+  f.action = row.action;
   return f;
 }
 
-Finding unverified(const Note& n, const std::string& what, const std::string& fix) {
-  const bool timed_out = n.problem.reason == Reason::timed_out;
-  return unverified_error("unverified-" + n.subject, n.subject + (timed_out ? " did not answer in time" : " could not answer"),
-                          "Not verified: " + what + ". " + n.item + ": " + n.problem.detail,
-                          Evidence{"notes." + n.subject, std::string(to_string(n.problem.reason)), n.problem.where}, fix);
+// One finding for a row whose notes say it was not read; `what` is the
+// fact in words. The worst note decides (a hang over a refusal).
+void from_notes(const BasisRow& row, const std::vector<const Note*>& notes, const Context& c, std::vector<Finding>& out) {
+  Missing worst = Missing::listed;
+  const Note* cause = nullptr;
+  std::vector<std::string> details;
+  for (const Note* n : notes) {
+    const Missing m = outcome(row, n->problem.reason, c);
+    if (m == Missing::listed) continue;
+    details.push_back(n->item + ": " + n->problem.detail);
+    if (!cause || m < worst) worst = m, cause = n;
+  }
+  if (!cause) return;
+  const bool timed_out = cause->problem.reason == Reason::timed_out;
+  const std::string subject = std::string(row.rule.substr(std::string_view("unverified-").size()));
+  out.push_back(unverified_finding(row, std::string(row.rule), worst,
+                                   subject + (timed_out ? " did not answer in time" : " could not answer"),
+                                   "Not verified: " + std::string(row.fact) + ". " + join(details, "; "),
+                                   Evidence{"notes." + cause->subject, std::string(to_string(cause->problem.reason)), cause->problem.where}));
+}
+
+void cuda_driver_api(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  // A cuInit error code is the matrix's to judge (cuda-init-failed and the
+  // rest), as are the entry points an old driver lacks.
+  std::vector<const Note*> notes;
+  for (const Note* n : notes_of(c.facts, "cuda_driver_api"))
+    if (n->item == "CUDA driver" || n->item == "device count" || starts_with(n->item, "device ")) notes.push_back(n);
+  from_notes(row, notes, c, out);
+}
+
+// nvidia-smi, else NVML: unread only when neither answered.
+void driver_health(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  if (c.facts.nvidia_smi) return;
+  auto notes = notes_of(c.facts, "nvidia_smi");
+  for (const Note* n : notes_of(c.facts, "nvml")) notes.push_back(n);
+  from_notes(row, notes, c, out);
+}
+
+void rocm_smi(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  std::vector<const Note*> notes;
+  for (const Note* n : notes_of(c.facts, "rocm"))
+    if (n->item == "ROCm SMI") notes.push_back(n);
+  from_notes(row, notes, c, out);
+}
+
+void kernel_log(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  from_notes(row, notes_of(c.facts, "kernel_log"), c, out);
+}
+
+void gpu_count(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  const UsableGpus usable = usable_gpus(c.facts);
+  if (usable.count) return;
+  out.push_back(unverified_finding(row, std::string(row.rule), row.failed, "GPU count could not be verified",
+                                   "Not verified: " + std::string(row.fact) + " (--gpus " + std::to_string(c.expected_gpus) +
+                                       "): " + usable.why,
+                                   Evidence{"gpu.usable_count", "unknown", usable.why}));
+}
+
+// What hung anywhere else: the rows above name their own probes' hangs.
+void other_timeouts(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  for (auto& n : c.facts.notes) {
+    if (n.problem.reason != Reason::timed_out) continue;
+    if (n.subject == "cuda_driver_api" || n.subject == "nvidia_smi" || n.subject == "nvml" || n.subject == "rocm" ||
+        n.subject == "kernel_log")
+      continue;
+    out.push_back(unverified_finding(row, "unverified-" + n.subject, Missing::error, n.subject + " did not answer in time",
+                                     "Not verified: what the " + n.subject + " probe reads. " + n.item + ": " + n.problem.detail,
+                                     Evidence{"notes." + n.subject, "timed_out", n.problem.where}));
+  }
 }
 
 // Statuses in which a check reached a verdict on the GPU: it ran, right or wrong.
-bool ran_to_verdict(const KernelCheck& c) { return c.status == StepStatus::passed || c.status == StepStatus::failed; }
+bool ran_to_verdict(const KernelCheck& k) { return k.status == StepStatus::passed || k.status == StepStatus::failed; }
 
-Finding kernels_not_run(const std::string& rule, const std::string& message, const std::string& source) {
-  return unverified_error(rule, "Kernel checks asked for did not run", message, Evidence{"kernels", "not run", source},
-                          "Run gpucheck kernels to see each check's status and reason; check --kernels needs a GPU the "
-                          "CUDA driver API can use");
+Finding kernels_not_run(const BasisRow& row, std::string rule, const std::string& message, const std::string& source) {
+  return unverified_finding(row, std::move(rule), row.failed, "Kernel checks asked for did not run", message,
+                            Evidence{"kernels", "not run", source});
 }
 
-void kernel_findings(const KernelFacts& k, const std::vector<std::string>& required, std::vector<Finding>& out) {
-  const std::string source = k.library.value_or("the kernel checks");
-  if (k.error || k.gpus.empty()) {
-    out.push_back(kernels_not_run("unverified-kernels",
-                                  "The kernel checks were asked for (--kernels) and did not run: " +
-                                      k.error.value_or("no GPU the CUDA driver API could use"),
-                                  source));
-    return;
-  }
-  for (const auto& p : required) {
+bool kernels_ran(const KernelFacts& k) { return !k.error && !k.gpus.empty(); }
+
+void kernels(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  const auto& k = *c.facts.kernels;
+  if (kernels_ran(k)) return;
+  out.push_back(kernels_not_run(row, std::string(row.rule),
+                                "The kernel checks were asked for (--kernels) and did not run: " +
+                                    k.error.value_or("no GPU the CUDA driver API could use"),
+                                k.library.value_or("the kernel checks")));
+}
+
+void required_precisions(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
+  const auto& k = *c.facts.kernels;
+  if (!kernels_ran(k)) return;  // the row above says so once
+  for (const auto& p : c.required) {
     bool tested = false;
     std::string statuses;
     for (const auto& g : k.gpus)
-      for (const auto& c : g.checks) {
-        if (matrix_precision_of(c.precision) != p) continue;
-        tested |= ran_to_verdict(c);
-        statuses += (statuses.empty() ? "" : ", ") + c.precision + " " + std::string(to_string(c.status));
+      for (const auto& check : g.checks) {
+        if (matrix_precision_of(check.precision) != p) continue;
+        tested |= ran_to_verdict(check);
+        statuses += (statuses.empty() ? "" : ", ") + check.precision + " " + std::string(to_string(check.status));
       }
     if (!tested)
-      out.push_back(kernels_not_run("unverified-kernels-" + p,
+      out.push_back(kernels_not_run(row, "unverified-kernels-" + p,
                                     "--require " + p + ": no kernel check of " + p + " ran to a result on any GPU (" +
                                         (statuses.empty() ? "none planned" : statuses) + ")",
-                                    source));
+                                    k.library.value_or("the kernel checks")));
   }
 }
+
+using RowJudge = void (*)(const BasisRow&, const Context&, std::vector<Finding>&);
+
+// Each row of verdict_basis() and how its fact is found missing.
+// The rows that never make a finding (pci, kernel-module, python) have none.
+const std::pair<std::string_view, RowJudge> kJudges[] = {
+    {"cuda-driver-api", cuda_driver_api}, {"driver-health", driver_health},  {"rocm-smi", rocm_smi},
+    {"kernel-log", kernel_log},           {"gpu-count", gpu_count},          {"timeouts", other_timeouts},
+    {"kernels", kernels},                 {"kernels-precision", required_precisions},
+};
 
 }  // namespace
 
 std::vector<Finding> unverified_findings(const Facts& facts, int expected_gpus, const std::vector<std::string>& required,
                                          const std::vector<Finding>& known) {
+  const Context c{facts, gpu_host_evidence(facts), expected_gpus, required,
+                  std::any_of(known.begin(), known.end(), [](const Finding& f) {
+                    return f.severity == Severity::error && (f.category == "driver-missing" || f.category == "driver-mismatch");
+                  })};
   std::vector<Finding> out;
-  if (facts.kernels) kernel_findings(*facts.kernels, required, out);
-  if (!has_gpu_on_bus(facts) && expected_gpus <= 0) return out;
-  const bool driver_explained = std::any_of(known.begin(), known.end(), [](const Finding& f) {
-    return f.severity == Severity::error && (f.category == "driver-missing" || f.category == "driver-mismatch");
-  });
-  for (const auto& n : facts.notes) {
-    const Reason r = n.problem.reason;
-    if (const Answerer* a = answerer_for(n)) {
-      if (r == Reason::timed_out || ((r == Reason::failed || r == Reason::malformed) && !driver_explained))
-        out.push_back(unverified(n, a->what, a->fix));
-    } else if (r == Reason::timed_out) {
-      out.push_back(unverified(n, "what the " + n.subject + " probe reads",
-                               "Find what hangs (the note names it) or give the run a longer --timeout"));
-    }
+  for (const auto& [id, judge] : kJudges) {
+    const BasisRow& row = basis_row(id);
+    if (applies(row.applies, c)) judge(row, c, out);
   }
   return out;
 }

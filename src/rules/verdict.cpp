@@ -10,17 +10,11 @@
 #include "rules/outliers.hpp"
 #include "rules/report_conflicts.hpp"
 #include "rules/unverified.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
 
 namespace {
-
-Condition all_of(std::vector<Condition> children) {
-  Condition c;
-  c.kind = Condition::Kind::all;
-  c.children = std::move(children);
-  return c;
-}
 
 Rule requirement(std::string id, std::string category, Severity sev, Scope scope, std::string title, Condition when,
                  std::string message, std::string fix) {
@@ -47,6 +41,15 @@ std::string number_text(double v) {
 
 const std::vector<std::string>& precision_names() { return requirable_precisions(); }
 
+std::string LaunchRequirements::text() const {
+  std::vector<std::string> parts;
+  if (!precisions.empty()) parts.push_back("--require " + join(precisions, ","));
+  if (min_compute) parts.push_back("--min-compute " + *min_compute);
+  if (min_memory) parts.push_back("--min-memory " + min_memory->text());
+  if (gpus) parts.push_back("--gpus " + std::to_string(*gpus));
+  return join(parts, " ");
+}
+
 std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
   std::vector<Rule> out;
   const auto nvidia = compare_condition("gpu.vendor", Op::eq, {"nvidia"});
@@ -69,20 +72,33 @@ std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
                               "{gpu.name} has compute capability {gpu.compute_capability}; the job requires " + cc + " or newer (--min-compute)",
                               "Schedule the job on GPUs of compute capability " + cc + " or newer"));
   }
-  if (req.min_memory_gib) {
-    const auto gib = number_text(*req.min_memory_gib);
+  if (req.min_memory) {
+    const auto& m = *req.min_memory;
+    const auto amount = number_text(m.amount);
+    // A GPU sold as 80 GB reports 79.6 GiB: G and GB compare the sold size.
     out.push_back(requirement("require-min-memory", "hardware-health", Severity::error, Scope::gpu, "GPU memory below the requirement",
-                              compare_condition("gpu.memory_gib", Op::lt, {gib}),
-                              "{gpu.name} has {gpu.memory_gib} GiB; the job requires " + gib + " GiB (--min-memory)",
-                              "Schedule the job on GPUs with at least " + gib + " GiB"));
+                              compare_condition(m.binary ? "gpu.memory_gib" : "gpu.memory_sold_gb", Op::lt, {amount}),
+                              m.binary ? "{gpu.name} reports {gpu.memory_gib} GiB; the job requires " + m.text() + " (--min-memory)"
+                                       : "{gpu.name} is sold with {gpu.memory_sold_gb} GB (it reports {gpu.memory_gib} GiB); the job "
+                                         "requires " + m.text() + " (--min-memory)",
+                              "Schedule the job on GPUs with at least " + m.text()));
   }
   if (req.gpus) {
     const auto n = std::to_string(*req.gpus);
     out.push_back(requirement("require-gpus", "visible-devices", Severity::error, Scope::host, "Fewer GPUs than required",
-                              compare_condition("gpu.count", Op::lt, {n}),
-                              "{gpu.count} GPU(s) found; the job requires " + n + " (--gpus)",
-                              "Check that every GPU is seen by the driver (nvidia-smi -L) and not hidden by CUDA_VISIBLE_DEVICES"));
+                              all_of({compare_condition("gpu.usable_count", Op::lt, {n}), compare_condition("gpu.usable_count", Op::gt, {"0"})}),
+                              "A job here can use {gpu.usable_count} GPU(s) ({gpu.count} on the host); it requires " + n + " (--gpus)",
+                              "Check that every GPU is seen by the driver (nvidia-smi -L) and not hidden by CUDA_VISIBLE_DEVICES "
+                              "or the container's GPU assignment"));
   }
+  // None at all: every requirement fails at once, and why is the finding.
+  if (req.any())
+    out.push_back(requirement("require-gpu", "visible-devices", Severity::error, Scope::host, "No GPU for the job's requirements",
+                              all_of({compare_condition("gpu.usable_count", Op::eq, {"0"}),
+                                      any_of({compare_condition("driver.present", Op::absent),
+                                              compare_condition("driver.present", Op::eq, {"false"})})}),
+                              "The job requires " + req.text() + ", but no GPU here can run it: {gpu.hidden_cause}",
+                              "Run the check where the job runs, on a node (or in a container) given its GPUs"));
   return out;
 }
 

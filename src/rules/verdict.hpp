@@ -10,6 +10,7 @@
 #include "rules/finding.hpp"
 #include "rules/knowledge.hpp"
 #include "util/dates.hpp"
+#include "util/memory_size.hpp"
 
 namespace gpucheck {
 
@@ -18,8 +19,10 @@ namespace gpucheck {
 struct LaunchRequirements {
   std::vector<std::string> precisions;          // "bf16", "fp8"
   std::optional<std::string> min_compute;       // "8.0"
-  std::optional<double> min_memory_gib;
+  std::optional<MemorySize> min_memory;         // "80G": as sold; "80GiB": as reported
   std::optional<int> gpus;
+  bool any() const { return !precisions.empty() || min_compute || min_memory || gpus; }
+  std::string text() const;  // "--require bf16,fp8 --min-compute 9.0 --min-memory 80 GB --gpus 8"
 };
 
 // The precision names --require accepts.

@@ -100,6 +100,21 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string fit_on_words(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return std::string(s);
+  constexpr std::string_view kMore = "...";
+  if (max < kMore.size()) return std::string(kMore.substr(0, max));
+  const std::size_t room = max - kMore.size();
+  // The last space at or before `room` ends the last whole word that fits.
+  std::size_t cut = s.rfind(' ', room);
+  if (cut == std::string_view::npos || cut == 0) {
+    cut = room;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  }
+  while (cut > 0 && (s[cut - 1] == ' ' || s[cut - 1] == '(' || s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':')) --cut;
+  return std::string(s.substr(0, cut)) + std::string(kMore);
+}
+
 std::string parenthesized(std::string_view s) {
   const bool already = s.size() >= 2 && s.front() == '(' && s.back() == ')';
   std::string out = already ? " " : " (";

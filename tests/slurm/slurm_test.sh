@@ -4,7 +4,9 @@
 # with packaging/slurm/gpucheck-slurm as its Prolog: a healthy fixture host
 # runs a job; a broken one drains the node with gpucheck's reason and the
 # job does not run there; the health check drains and, asked to, resumes;
-# a gpucheck that hangs is killed at the budget. Needs root (slurmd and
+# a gpucheck that hangs is killed at the budget; the README's gate passes a
+# healthy 8-GPU node and drains one whose 8 GPUs share a fault with a
+# reason under 200 characters that ends on a whole word. Needs root (slurmd and
 # scontrol update); exits 77 (ctest: skipped) without it or without Slurm.
 # Usage: tests/slurm/slurm_test.sh GPUCHECK_BINARY
 set -euo pipefail
@@ -76,9 +78,10 @@ PartitionName=test Nodes=$node Default=YES MaxTime=5 State=UP
 CONF
 export SLURM_CONF=$dir/slurm.conf
 conf=$dir/gpucheck.conf  # beside slurm.conf, where the script looks
-use_host() {  # FIXTURE [EXTRA CONF LINES]: the "node" gpucheck sees
-  printf 'GPUCHECK=%s\nGPUCHECK_ARGS="--root %s"\nGPUCHECK_BUDGET=20\n%s\n' "$bin" "$repo/tests/fixtures/hosts/$1" "${2:-}" > "$conf"
+use_root() {  # SNAPSHOT [EXTRA CONF LINES]: the "node" gpucheck sees
+  printf 'GPUCHECK=%s\nGPUCHECK_ARGS="--root %s"\nGPUCHECK_BUDGET=20\n%s\n' "$bin" "$1" "${2:-}" > "$conf"
 }
+use_host() { use_root "$repo/tests/fixtures/hosts/$1" "${2:-}"; }  # FIXTURE [EXTRA CONF LINES]
 state() { scontrol show node "$node" | tr ' ' '\n' | sed -n 's/^State=//p'; }
 reason() { scontrol show node "$node" | sed -n 's/^ *Reason=\(.*\) \[.*$/\1/p'; }
 wait_for() {  # SECONDS COMMAND...: until it succeeds
@@ -105,7 +108,7 @@ echo "slurm_test: healthy host: the job ran"
 use_host driver-mismatch
 job=$(sbatch --parsable -o "$dir/job2.out" --wrap "echo ran")
 wait_for 30 sh -c "scontrol show node $node | grep -q 'Reason=gpucheck'" || fail "the node was not drained by gpucheck"
-[ "$(reason)" = "gpucheck: Kernel module and userspace driver differ (and 1 more)" ] || fail "reason: $(reason)"
+[ "$(reason)" = "gpucheck: Kernel module and userspace driver differ (and 1 more) [reload-driver]" ] || fail "reason: $(reason)"
 case $(state) in *DRAIN*) ;; *) fail "state $(state), expected drained" ;; esac
 [ ! -s "$dir/job2.out" ] || fail "the job ran on a broken node"
 scancel "$job"
@@ -120,7 +123,7 @@ SLURMD_NODENAME=$node "$script" healthcheck
 wait_for 10 sh -c "! scontrol show node $node | grep -q DRAIN" || fail "the health check did not resume the node"
 use_host driver-mismatch
 SLURMD_NODENAME=$node "$script" healthcheck || fail "the health check itself failed"
-[ "$(reason)" = "gpucheck: Kernel module and userspace driver differ (and 1 more)" ] || fail "health check reason: $(reason)"
+[ "$(reason)" = "gpucheck: Kernel module and userspace driver differ (and 1 more) [reload-driver]" ] || fail "health check reason: $(reason)"
 scontrol update NodeName="$node" State=DRAIN Reason="disk replacement"
 use_host a100-sxm4-4gpu GPUCHECK_RESUME=yes
 SLURMD_NODENAME=$node "$script" healthcheck
@@ -140,4 +143,26 @@ took=$((SECONDS - start))
 [ "$took" -le 6 ] || fail "a hung gpucheck: the prolog took $took s on a 3 s budget"
 [ "$(reason)" = "gpucheck could not run: did not finish within 3 s" ] || fail "budget reason: $(reason)"
 echo "slurm_test: hung gpucheck: killed after $took s of a 3 s budget, node drained"
+
+# 5. The README's gate: a healthy H100 node passes it; the same node with
+# its 8 GPUs unbound from the driver (a synthetic edit: one fault on every
+# GPU) is drained with one short reason, not eight GPU names cut mid-word.
+gate='GPUCHECK_CHECK_ARGS="--require bf16,fp8 --min-compute 9.0 --min-memory 80G --gpus 8 --strict"'
+scontrol update NodeName="$node" State=RESUME
+use_host h100-sxm-8gpu "$gate"
+sbatch --wait -o "$dir/job5.out" --wrap "echo ran" >/dev/null || fail "the README's gate failed a healthy H100 node: $(reason)"
+grep -q ran "$dir/job5.out" || fail "the job did not run under the README's gate"
+cp -r "$repo/tests/fixtures/hosts/h100-sxm-8gpu" "$dir/unbound"
+find "$dir/unbound/sys/bus/pci/devices" -maxdepth 2 -name driver -type l -lname '*drivers/nvidia' -delete
+use_root "$dir/unbound" "$gate"
+job=$(sbatch --parsable -o "$dir/job6.out" --wrap "echo ran")
+wait_for 30 sh -c "scontrol show node $node | grep -q 'Reason=gpucheck'" || fail "the unbound node was not drained by gpucheck"
+r=$(reason)
+[ "${#r}" -lt 200 ] || fail "drain reason of ${#r} characters: $r"
+case $r in
+  "gpucheck: NVIDIA GPU with no kernel driver bound (8 GPUs)"*"[reload-driver]") ;;
+  *) fail "drain reason: $r" ;;
+esac
+scancel "$job"
+echo "slurm_test: README gate: healthy H100 passes; 8 unbound GPUs drain as \"$r\" (${#r} characters)"
 echo "slurm_test: passed"

@@ -81,15 +81,15 @@ TEST_CASE("kernels: the sustained step samples rate, clocks, power and clock-eve
 TEST_CASE("NVML telemetry reads the temperature with nvmlDeviceGetTemperatureV, else the older call", "[kernels][fake_cuda]") {
   const std::vector<std::string> fake = {kFakeDir + "/libnvidia-ml.so.1"};
   {
-    const nvml::Telemetry t(fake, "0000:18:00.0");
+    const kernels::nvml::Telemetry t(fake, "0000:18:00.0");
     REQUIRE(t.ok());
-    const nvml::Reading r = t.read();
+    const kernels::nvml::Reading r = t.read();
     CHECK(r.temperature_c.value_or(-1) >= 160);  // the versioned struct call, as NVML 13 asks (the fake adds 100)
     CHECK(r.sm_clock_mhz == 1980);
   }
   {  // A driver that exports the newer call but answers NVML_ERROR_NOT_SUPPORTED.
     const ScopedEnv no_v("FAKE_NVML_NO_TEMPERATURE_V", "1");
-    const nvml::Telemetry t(fake, "0000:18:00.0");
+    const kernels::nvml::Telemetry t(fake, "0000:18:00.0");
     REQUIRE(t.ok());
     const auto c = t.read().temperature_c.value_or(-1);
     CHECK(c >= 60);

@@ -25,7 +25,7 @@ std::string pin_layer(const std::string& id, const std::string& floor, const std
          R"(", "category": "driver-too-old", "severity": "error", "scope": "host", "title": ")" + title +
          R"(", "when": {"fact": "driver.version", "op": "<", "value": ")" + floor +
          R"("}, "message": "The team pins driver )" + floor +
-         R"(; this host has {driver.version}", "fix": "Install the pinned driver", "sources": ["https://example.com/synthetic-team-pins"]}]})";
+         R"(; this host has {driver.version}", "fix": "Install the pinned driver", "action": "fix-software", "sources": ["https://example.com/synthetic-team-pins"]}]})";
 }
 
 std::vector<std::string> titles(const std::string& check_json) {

@@ -106,22 +106,58 @@ TEST_CASE("placeholders are filled from the subject's facts, unknown ones say so
   CHECK(fill_placeholders("driver {driver.version}, CUDA {driver.cuda}", f) == "driver 470.82.01, CUDA unknown");
 }
 
-TEST_CASE("the same finding on eight GPUs is one finding naming all eight", "[rules]") {
-  auto rules = parse_rules({MatrixDocument{"t.json", R"({"schema":"gpucheck.matrix/1","rules":[{"id":"r","category":"hardware-health",
+namespace {
+
+Subject gpu_subject(const std::string& address, double width) {
+  Subject s(Scope::gpu, "GPU " + address + " (H100)",
+            {{"gpu.address", FactValue::of_text(address, "pci")}, {"gpu.name", FactValue::of_text("H100", "smi")},
+             {"gpu.pcie_width", FactValue::of_number(width, "smi")}});
+  s.gpu_address = address;
+  s.gpu_name = "H100";
+  return s;
+}
+
+RuleCheck width_rule(const std::string& message) {
+  return parse_rules({MatrixDocument{"t.json", R"({"schema":"gpucheck.matrix/1","rules":[{"id":"r","category":"hardware-health",
       "severity":"warning","scope":"gpu","title":"T","when":{"fact":"gpu.pcie_width","op":"<","value":16},
-      "message":"{gpu.name} at x{gpu.pcie_width}","fix":"reseat","sources":["https://example.org/a"]}]})"}});
+      "message":")" + message + R"(","fix":"reseat {gpu.address}", "action":"service","sources":["https://example.org/a"]}]})"}});
+}
+
+}  // namespace
+
+TEST_CASE("the same fault on several GPUs is one finding naming them compactly", "[rules]") {
+  const auto rules = width_rule("{gpu.name} at {gpu.address} runs at x{gpu.pcie_width}");
   REQUIRE(rules.problems.empty());
   std::vector<Subject> subjects;
-  for (int i = 0; i < 3; ++i)
-    subjects.push_back(Subject{Scope::gpu, "GPU " + std::to_string(i),
-                               {{"gpu.name", FactValue::of_text("H100", "smi")}, {"gpu.pcie_width", FactValue::of_number(8, "smi")}}});
-  subjects.push_back(Subject{Scope::gpu, "GPU 3", {{"gpu.name", FactValue::of_text("H100", "smi")}, {"gpu.pcie_width", FactValue::of_number(16, "smi")}}});
+  for (const char* bus : {"18", "2a", "3a"}) subjects.push_back(gpu_subject(std::string("0000:") + bus + ":00.0", 8));
+  subjects.push_back(gpu_subject("0000:5d:00.0", 16));
   auto findings = evaluate_rules(rules.rules, subjects);
   REQUIRE(findings.size() == 1);
-  CHECK(findings[0].scope == "GPU 0; GPU 1; GPU 2");
-  CHECK(findings[0].message == "H100 at x8");
-  REQUIRE(findings[0].evidence.size() == 1);
-  CHECK(findings[0].evidence[0].source == "smi");
+  const auto& f = findings[0];
+  CHECK(f.scope == "3 GPUs (H100): 0000:{18,2a,3a}:00.0");
+  CHECK(f.gpus == std::vector<std::string>{"0000:18:00.0", "0000:2a:00.0", "0000:3a:00.0"});
+  // Each GPU's own address is in its message: the finding names them all.
+  CHECK(f.message == "H100 at 0000:{18,2a,3a}:00.0 runs at x8");
+  CHECK(f.details.empty());
+  CHECK(f.fix == "reseat 0000:{18,2a,3a}:00.0");
+  CHECK(f.action == Action::service);
+  REQUIRE(f.evidence.size() == 1);
+  CHECK(f.evidence[0].source == "smi");
+}
+
+TEST_CASE("where GPUs differ, one finding still: the first's message, the others as details", "[rules]") {
+  const auto rules = width_rule("{gpu.name} runs at x{gpu.pcie_width}");
+  std::vector<Subject> subjects{gpu_subject("0000:18:00.0", 8), gpu_subject("0000:2a:00.0", 4), gpu_subject("0000:3a:00.0", 8)};
+  auto findings = evaluate_rules(rules.rules, subjects);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].scope == "3 GPUs (H100): 0000:{18,2a,3a}:00.0");
+  CHECK(findings[0].message == "0000:{18,3a}:00.0: H100 runs at x8");
+  CHECK(findings[0].details == std::vector<std::string>{"0000:2a:00.0: H100 runs at x4"});
+  // One GPU alone keeps its plain label.
+  findings = evaluate_rules(rules.rules, {gpu_subject("0000:18:00.0", 8)});
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].scope == "GPU 0000:18:00.0 (H100)");
+  CHECK(findings[0].gpus == std::vector<std::string>{"0000:18:00.0"});
 }
 
 TEST_CASE("broken rule files are rejected with file, JSON path and reason", "[rules][bad-input]") {

@@ -59,27 +59,62 @@ TEST_CASE("a hung, crashed or failed driver voice on a GPU host is unverified", 
       CHECK(x.severity == Severity::error);
       CHECK_FALSE(x.evidence.empty());
     }
-  CHECK(rules == std::vector<std::string>{"unverified-nvidia_smi", "unverified-cuda_driver_api"});
+  CHECK(rules == std::vector<std::string>{"unverified-cuda_driver_api", "unverified-nvidia_smi"});
   CHECK(v.fails(false));
   auto smi = std::find_if(v.findings.begin(), v.findings.end(), [](const Finding& x) { return x.rule == "unverified-nvidia_smi"; });
   REQUIRE(smi != v.findings.end());
   CHECK_THAT(smi->message, Catch::Contains("killed after 3000 ms") && Catch::Contains("clocks"));
 }
 
-TEST_CASE("what is not unverified: no GPU, an absent tool, a fact merely unreadable", "[rules][unverified]") {
+TEST_CASE("what is not unverified: no GPU, a fact merely unreadable, nvidia-smi's facts from NVML", "[rules][unverified]") {
   Facts none;
-  none.notes.push_back(note("nvidia_smi", "nvidia-smi -q -x", Reason::timed_out));
+  none.notes.push_back(note("python", "sys.path of /usr/bin/python3", Reason::timed_out));
+  none.notes.push_back(note("nvidia_smi", "nvidia-smi -q -x", Reason::absent, "not installed"));
   CHECK(unverified_rules(none).empty());
-  // --gpus says the node should have GPUs even when the bus shows none.
+  // Asked for GPUs where no source shows one: require-gpu says so, not unverified.
   LaunchRequirements eight;
   eight.gpus = 8;
-  CHECK(unverified_rules(none, eight) == std::vector<std::string>{"unverified-nvidia_smi"});
+  CHECK(unverified_rules(none, eight).empty());
+  const auto v = judge(none, gpucheck::test::builtin_knowledge(), eight, std::nullopt);
+  CHECK(std::any_of(v.findings.begin(), v.findings.end(), [](const Finding& x) { return x.rule == "require-gpu"; }));
 
   auto f = with_gpu_on_bus();
   f.notes.push_back(note("nvidia_smi", "nvidia-smi -q -x", Reason::absent, "not installed"));
+  f.nvidia_smi = NvidiaSmiFacts{};  // NVML answered in its place
+  f.nvidia_smi->source = "NVML (/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1)";
   f.notes.push_back(note("pci", "device names", Reason::malformed));
-  f.notes.push_back(note("cuda_driver_api", "cuInit", Reason::failed, "cuInit returned 100"));  // the matrix's cuda-init-failed says it
+  f.notes.push_back(note("cuda_driver_api", "cuInit", Reason::failed, "cuInit returned 100"));  // the matrix judges cuInit's codes
   CHECK(unverified_rules(f).empty());
+}
+
+TEST_CASE("a GPU host by any source's word: without /sys, a hang is still unverified", "[rules][unverified]") {
+  // WSL2, a sandboxed container, a snapshot without sys/: no PCI tree.
+  Facts f;
+  f.nvidia_driver.kernel_module_loaded = true;
+  f.notes.push_back(note("cuda_driver_api", "CUDA driver", Reason::timed_out, "killed after 10000 ms"));
+  CHECK(unverified_rules(f) == std::vector<std::string>{"unverified-cuda_driver_api"});
+  Facts dev;
+  dev.nvidia_driver.device_nodes = {"/dev/nvidiactl", "/dev/nvidia0"};
+  dev.notes.push_back(note("nvidia_smi", "nvidia-smi -q -x", Reason::failed, "exit code 15"));
+  dev.notes.push_back(note("nvml", "NVML", Reason::failed, "nvmlInit_v2 returned 999"));
+  CHECK(unverified_rules(dev) == std::vector<std::string>{"unverified-nvidia_smi"});
+  // A recorded command that died by a signal is a failure, its exit code aside (the probe's note says so).
+  Facts lib;
+  lib.nvidia_driver.libcuda.path = "/usr/lib/wsl/lib/libcuda.so.1";
+  lib.notes.push_back(note("cuda_driver_api", "device count", Reason::failed, "cuDeviceGetCount returned CUDA_ERROR_UNKNOWN"));
+  lib.nvidia_smi = NvidiaSmiFacts{};
+  CHECK(unverified_rules(lib) == std::vector<std::string>{"unverified-cuda_driver_api"});
+}
+
+TEST_CASE("check --gpus counts what a job can use, and a count that failed is unverified", "[rules][unverified]") {
+  auto f = with_gpu_on_bus();
+  f.nvidia_smi = NvidiaSmiFacts{};
+  f.cuda = CudaDriverApiFacts{};
+  f.cuda->init_code = 0;  // cuDeviceGetCount failed: no count, a note
+  f.notes.push_back(note("cuda_driver_api", "device count", Reason::failed, "cuDeviceGetCount returned CUDA_ERROR_UNKNOWN"));
+  LaunchRequirements one;
+  one.gpus = 1;
+  CHECK(unverified_rules(f, one) == std::vector<std::string>{"unverified-cuda_driver_api", "unverified-gpu_count"});
 }
 
 TEST_CASE("any probe's timeout counts, and an AMD GPU's ROCm SMI is a driver voice", "[rules][unverified]") {
