@@ -238,6 +238,7 @@ constexpr const char* kAbout =
     "  gpucheck                                  the same as `gpucheck check`\n"
     "  gpucheck check --json                     findings and the stack, for launchers (exit 1 on an error)\n"
     "  gpucheck check --gpus 8 --require bf16 --min-memory 80G   a pre-flight gate for an 8-GPU bf16 job\n"
+    "                                            (80G: sold as 80 GB, as an H100 80GB is; 80GiB: binary)\n"
     "  gpucheck check --kernels                  also prove each precision on the GPUs (= --level 3)\n"
     "  gpucheck --level 1 check                  the cheapest prolog: files only, no program, no driver call\n"
     "  gpucheck check --from issue.txt           judge a pasted collect_env or nvidia-smi report\n"

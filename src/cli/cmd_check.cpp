@@ -29,15 +29,17 @@ struct CheckFlags {
 void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "check",
-      "Judge this machine against the compatibility matrix: every finding with its evidence, the fix and the source, "
-      "then a summary of the stack. Exit code 0: no error (and no warning under --strict); 1: findings that fail; "
-      "2: gpucheck could not run. What a bare `gpucheck` runs.");
+      "Judge this machine against the compatibility matrix: every finding with its evidence, the fix, the action it "
+      "asks for and the source, then a summary of the stack. Exit code 0: no error (and no warning under --strict); "
+      "on a GPU host, every fact the rules need was read (docs/rules.md, What a verdict rests on); 1: findings that "
+      "fail, a fact that could not be read among them; 2: gpucheck could not run. What a bare `gpucheck` runs.");
   auto f = std::make_shared<CheckFlags>();
   add_output_options(cmd, f->output, "the verdict, findings and facts: docs/check-output.md");
   cmd->add_flag("--strict", f->strict, "Warnings fail too (exit code 1)");
   cmd->add_option("--require", f->require,
                   "Precisions the job needs, comma-separated: " + join(precision_names(), ", ") +
-                      ". A GPU whose architecture lacks one is an error")
+                      ". A GPU whose architecture lacks one is an error; so is a host with no GPU a job can use, as for "
+                      "every requirement")
       ->delimiter(',')
       ->check(CLI::IsMember(precision_names()))
       ->type_name("LIST");
@@ -54,7 +56,11 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
         return parse_memory_size(s) ? std::string() : "expected a size like 80G, 80GB, 79GiB or 40960MiB, got \"" + s + "\"";
       })
       ->type_name("SIZE");
-  cmd->add_option("--gpus", f->gpus, "Least number of GPUs the node must have")->check(CLI::PositiveNumber)->type_name("N");
+  cmd->add_option("--gpus", f->gpus,
+                  "Least number of GPUs a job here can use: those the CUDA driver API lists (after CUDA_VISIBLE_DEVICES "
+                  "and the container's GPUs); a count that could not be read is an error")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
   cmd->add_flag("--deep", f->deep, "Also import the frameworks found (see `gpucheck probe --deep`), so TF32 settings and arch lists are read at run time");
   auto* kernels_flag = cmd->add_flag("--kernels", f->kernels,
                                      "Also run the kernel checks (see `gpucheck kernels`) on the live machine; a precision the "
@@ -63,7 +69,9 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
                                      "for `gpucheck kernels` and need --kernels");
   // Without --kernels they would silently do nothing: a usage error instead.
   for (CLI::Option* o : add_kernel_options(cmd, f->kernel)) o->needs(kernels_flag);
-  cmd->add_option("--python", f->pythons, "Also look at this interpreter (or environment prefix); repeatable")->allow_extra_args(false);
+  cmd->add_option("--python", f->pythons,
+                  "Also look at this interpreter (or environment prefix); repeatable. One that does not exist stops the run (exit 2)")
+      ->allow_extra_args(false);
   cmd->callback([&g, &action, f] {
     action = [&g, f] {
       if (g.level >= 3) f->kernels = true;

@@ -120,6 +120,7 @@ struct Description {
   bool loaded = false;  // false: cuInit answers 999 (the reason went to stderr)
   bool stub = false;
   CUresult init = kSuccess;
+  CUresult count = kSuccess;  // what cuDeviceGetCount answers after a successful cuInit
   int driver_version = 0;
   std::vector<Device> devices;
   std::set<std::string> hang, crash, print, daemon;
@@ -243,6 +244,9 @@ Description load() {
     if (word == "init") {
       desc.init = static_cast<CUresult>(std::strtol(rest.c_str(), &end, 10));
       if (*end || rest.empty()) why = "init wants a number";
+    } else if (word == "count") {
+      desc.count = static_cast<CUresult>(std::strtol(rest.c_str(), &end, 10));
+      if (*end || rest.empty()) why = "count wants a number";
     } else if (word == "driver_version") {
       desc.driver_version = static_cast<int>(std::strtol(rest.c_str(), &end, 10));
       if (*end || rest.empty()) why = "driver_version wants a number such as 12020";
@@ -423,6 +427,7 @@ __attribute__((visibility("default"))) CUresult cuDeviceGetCount(int* count) {
   FAKE_CUDA_ENTRY("cuDeviceGetCount");
   if (!g_initialized) return kNotInitialized;
   if (!count) return kInvalidValue;
+  if (description().count != kSuccess) return description().count;
   *count = static_cast<int>(description().devices.size());
   return kSuccess;
 }
