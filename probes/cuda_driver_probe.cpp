@@ -80,23 +80,12 @@ const IsolatedEntry kCudaDriverCall{kCallKey, query_driver};
 void finish_cuda_driver_api(ProbeContext& ctx) {
   auto call = ctx.take_call(kCallKey);
   if (!call) return;
-  auto& answer = call->answer;
-  if (!answer) {
-    auto p = answer.problem();
-    if (p.reason == Reason::timed_out) p.detail = "libcuda did not answer within " + std::to_string(call->deadline.count()) + " ms (cuInit or a device query hung); the call was killed";
-    ctx.note("cuda_driver_api", "CUDA driver", p);
-    return;
-  }
-  auto parsed = parse_json(*answer);
-  if (!parsed) {
-    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::malformed, kCallKey, "unreadable answer: " + parsed.problem().detail});
-    return;
-  }
+  const auto parsed = child_answer(ctx, ChildCall{"cuda_driver_api", "CUDA driver", kCallKey, call->library,
+                                                  "libcuda did not answer within " + std::to_string(call->deadline.count()) +
+                                                      " ms (cuInit or a device query hung)"},
+                                   call->answer);
+  if (!parsed) return;
   const json& j = *parsed;
-  if (auto err = answer_field<std::string>(j, "load_error")) {
-    ctx.note("cuda_driver_api", "CUDA driver", Problem{Reason::failed, call->library, "dlopen failed: " + *err});
-    return;
-  }
   CudaDriverApiFacts c;
   c.library = answer_field<std::string>(j, "library");
   c.init_code = answer_field<int>(j, "init_code");

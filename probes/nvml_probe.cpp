@@ -268,24 +268,12 @@ void health_from_nvml(ProbeContext& ctx) {
     return;
   }
   const Millis deadline = ctx.deadline().cap(ctx.options().driver_timeout);
-  auto answer = ctx.host().isolated_call(IsolatedCall{kCallKey, {*lib.path, "libnvidia-ml.so.1"}}, deadline);
-  if (!answer) {
-    auto p = answer.problem();
-    if (p.reason == Reason::timed_out) p.detail = "NVML did not answer within " + std::to_string(deadline.count()) + " ms; the call was killed";
-    ctx.note("nvml", "NVML", p);
-    return;
-  }
-  auto parsed = parse_json(*answer);
-  if (!parsed) {
-    ctx.note("nvml", "NVML", Problem{Reason::malformed, kCallKey, "unreadable answer: " + parsed.problem().detail});
-    return;
-  }
+  const auto parsed = child_answer(
+      ctx, ChildCall{"nvml", "NVML", kCallKey, *lib.path, "NVML did not answer within " + std::to_string(deadline.count()) + " ms"},
+      ctx.host().isolated_call(IsolatedCall{kCallKey, {*lib.path, "libnvidia-ml.so.1"}}, deadline));
+  if (!parsed) return;
   const json& j = *parsed;
   const std::string library = answer_field<std::string>(j, "library").value_or(*lib.path);
-  if (auto err = answer_field<std::string>(j, "load_error")) {
-    ctx.note("nvml", "NVML", Problem{Reason::failed, *lib.path, "dlopen failed: " + *err});
-    return;
-  }
   if (auto err = answer_field<std::string>(j, "init_error")) {
     ctx.note("nvml", "NVML", Problem{Reason::failed, library, "nvmlInit_v2 returned " + *err});
     return;

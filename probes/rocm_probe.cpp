@@ -361,27 +361,12 @@ std::vector<std::string> smi_candidates(ProbeContext& ctx, const RocmFacts& r) {
 }
 
 void read_rocm_smi_answer(ProbeContext& ctx, RocmFacts& r, ProbeContext::CallAnswer& call) {
-  auto& answer = call.answer;
-  if (!answer) {
-    auto p = answer.problem();
-    if (p.reason == Reason::timed_out) p.detail = "librocm_smi64 did not answer within " + std::to_string(call.deadline.count()) + " ms (rsmi_init hung); the call was killed";
-    ctx.note(kSubject, "ROCm SMI", p);
-    return;
-  }
-  auto parsed = parse_json(*answer);
-  if (!parsed) {
-    ctx.note(kSubject, "ROCm SMI", Problem{Reason::malformed, kCallKey, "unreadable answer: " + parsed.problem().detail});
-    return;
-  }
+  const auto parsed = child_answer(ctx, ChildCall{kSubject, "ROCm SMI", kCallKey, call.library,
+                                                  "librocm_smi64 did not answer within " + std::to_string(call.deadline.count()) +
+                                                      " ms (rsmi_init hung)"},
+                                   call.answer);
+  if (!parsed) return;
   const json& j = *parsed;
-  if (!j.is_object()) {
-    ctx.note(kSubject, "ROCm SMI", Problem{Reason::malformed, kCallKey, "the answer is not a JSON object"});
-    return;
-  }
-  if (auto err = answer_field<std::string>(j, "load_error")) {
-    ctx.note(kSubject, "ROCm SMI", Problem{Reason::failed, call.library, "dlopen failed: " + *err});
-    return;
-  }
   RocmSmiFacts s;
   s.library = answer_field<std::string>(j, "library");
   // rsmi_status_t is unsigned; RSMI_STATUS_UNKNOWN_ERROR (0xFFFFFFFF) reads as -1.

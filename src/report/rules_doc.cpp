@@ -65,10 +65,13 @@ std::string render_verdict_basis_markdown() {
   std::ostringstream out;
   out << "| row | what the rules need | read by | applies on | hung, crashed, failed, not recorded | not installed or not there | finding | action |\n"
       << "|---|---|---|---|---|---|---|---|\n";
-  for (const auto& r : verdict_basis())
+  for (const auto& r : verdict_basis()) {
     out << "| " << r.id << " | " << cell(std::string(r.fact)) << " | " << cell(std::string(r.read_by)) << " | " << describe(r.applies)
-        << " | " << to_string(r.failed) << " | " << to_string(r.absent) << " | "
-        << (r.rule.empty() ? std::string("none") : "`" + std::string(r.rule) + "`") << " | `" << to_string(r.action) << "` |\n";
+        << " | " << to_string(r.failed) << " | " << to_string(r.absent) << " | ";
+    if (r.rule.empty()) out << "none";
+    else out << '`' << r.rule << '`';
+    out << " | `" << to_string(r.action) << "` |\n";
+  }
   return out.str();
 }
 
