@@ -61,7 +61,6 @@ std::vector<std::string> nvidia_driver_evidence(const Facts& f) {
   if (!nodes.empty()) out.push_back(join(nodes, ", "));
   if (real_libcuda(f)) out.push_back("libcuda.so.1 (" + *d.libcuda.path + ")");
   if (nvidia_smi_ran(f)) out.push_back("nvidia-smi");
-  if (f.from_report && f.nvidia_smi && f.nvidia_smi->driver_version) out.push_back("the report's driver " + *f.nvidia_smi->driver_version);
   return out;
 }
 

@@ -29,8 +29,8 @@ struct GpuHostEvidence {
 GpuHostEvidence gpu_host_evidence(const Facts& f);
 
 // Whether the NVIDIA driver is here (its module, device nodes, libcuda that
-// is not a toolkit stub, nvidia-smi that ran): what the driver-present-but-
-// no-GPU findings need. Empty: no part of it.
+// is not a toolkit stub, nvidia-smi that ran), on a probed host: what the
+// driver-present-but-no-GPU finding needs. Empty: no part of it.
 std::vector<std::string> nvidia_driver_evidence(const Facts& f);
 
 // How many GPUs a job can use: the devices the CUDA driver API lists (after

@@ -44,8 +44,14 @@ Answered answered_layers(const Facts& f) {
 // Why a job here sees no GPU, as precisely as the facts tell (the first
 // cause that holds, from the outermost in).
 std::string hidden_cause(const Facts& f) {
+  if (f.from_report) return "the report shows no GPU";
   if (auto v = env_of(f, "NVIDIA_VISIBLE_DEVICES"); v && (*v == "none" || *v == "void" || v->empty()))
     return "NVIDIA_VISIBLE_DEVICES=" + *v + ": the container runtime gave this container no GPU";
+  // The Kubernetes device plugin's volume-mounts strategy names the GPUs by
+  // files under this path, not in the variable (k8s-device-plugin, DEVICE_LIST_STRATEGY).
+  if (auto v = env_of(f, "NVIDIA_VISIBLE_DEVICES"); v && *v == "/var/run/nvidia-container-devices" && nvidia_gpu_device_nodes(f) == 0)
+    return "the NVIDIA device plugin gave this pod no GPU (NVIDIA_VISIBLE_DEVICES names its device list, and no "
+           "/dev/nvidiaN is here): the pod requests no nvidia.com/gpu";
   if (auto v = env_of(f, "CUDA_VISIBLE_DEVICES")) {
     const auto first = std::string(trim(split(*v, ',').front()));
     if (first.empty() || (parse_int(first) && *parse_int(first) < 0))

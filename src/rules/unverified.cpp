@@ -71,8 +71,8 @@ Finding unverified_finding(const BasisRow& row, std::string rule, Missing m, std
   return f;
 }
 
-// One finding for a row whose notes say it was not read; `what` is the
-// fact in words. The worst note decides (a hang over a refusal).
+// One finding for a row whose notes say its fact was not read, naming every
+// such note; the worst decides the severity (a hang over a refusal).
 void from_notes(const BasisRow& row, const std::vector<const Note*>& notes, const Context& c, std::vector<Finding>& out) {
   Missing worst = Missing::listed;
   const Note* cause = nullptr;
@@ -84,10 +84,13 @@ void from_notes(const BasisRow& row, const std::vector<const Note*>& notes, cons
     if (!cause || m < worst) worst = m, cause = n;
   }
   if (!cause) return;
-  const bool timed_out = cause->problem.reason == Reason::timed_out;
+  const Reason r = cause->problem.reason;
   const std::string subject = std::string(row.rule.substr(std::string_view("unverified-").size()));
   out.push_back(unverified_finding(row, std::string(row.rule), worst,
-                                   subject + (timed_out ? " did not answer in time" : " could not answer"),
+                                   subject + (r == Reason::timed_out      ? " did not answer in time"
+                                              : r == Reason::not_recorded ? " has no recorded answer"
+                                              : r == Reason::absent       ? " is not there"
+                                                                          : " could not answer"),
                                    "Not verified: " + std::string(row.fact) + ". " + join(details, "; "),
                                    Evidence{"notes." + cause->subject, std::string(to_string(cause->problem.reason)), cause->problem.where}));
 }
@@ -97,7 +100,7 @@ void cuda_driver_api(const BasisRow& row, const Context& c, std::vector<Finding>
   // rest), as are the entry points an old driver lacks.
   std::vector<const Note*> notes;
   for (const Note* n : notes_of(c.facts, "cuda_driver_api"))
-    if (n->item == "CUDA driver" || n->item == "device count" || starts_with(n->item, "device ")) notes.push_back(n);
+    if (n->item == "CUDA driver" || starts_with(n->item, "device ")) notes.push_back(n);
   from_notes(row, notes, c, out);
 }
 
