@@ -347,3 +347,27 @@ TEST_CASE("docs/exit-codes.md points to the verdict's basis, which docs/rules.md
   CHECK_THAT(gpucheck::test::read_file(gpucheck::test::source_path("docs/exit-codes.md")), Catch::Contains("rules.md#what-a-verdict-rests-on"));
   CHECK_THAT(gpucheck::test::read_file(gpucheck::test::source_path("docs/rules.md")), Catch::Contains(render_verdict_basis_markdown()));
 }
+
+TEST_CASE("the README's gate passes the healthy H100 node and fails every broken copy of it", "[rules][fixtures]") {
+  // README, Use: check --require bf16,fp8 --min-compute 9.0 --min-memory 80G --gpus 8 --strict
+  LaunchRequirements gate;
+  gate.precisions = {"bf16", "fp8"};
+  gate.min_compute = "9.0";
+  gate.min_memory = parse_memory_size("80G");
+  gate.gpus = 8;
+  int broken = 0;
+  for (const json* file : {&table(), &basis_table()})
+    for (auto& c : file->at("cases")) {
+      if (c.value("base", "") != "h100-sxm-8gpu") continue;
+      // The host as it is, judged on other requirements than the gate's.
+      if (c.value("edits", json::array()).empty() && c.contains("requirements")) continue;
+      TempDir tmp;
+      const Verdict v = judge(facts_of(c, tmp), gpucheck::test::builtin_knowledge(), gate, std::nullopt);
+      INFO("case \"" << c.at("name").get<std::string>() << "\"; findings:" << describe(v));
+      // A case whose own verdict is clean is the healthy node (or a fact
+      // merely listed): the gate passes it; every other case fails it.
+      CHECK(v.fails(true) == !c.at("expect").empty());
+      broken += !c.at("expect").empty();
+    }
+  CHECK(broken >= 12);
+}
