@@ -18,6 +18,7 @@
 #include "importers/import_report.hpp"
 #include "kernels/run.hpp"
 #include "update/matrix_source.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
 
@@ -76,6 +77,38 @@ std::optional<std::string> read_report(const std::string& path) {
   return text;
 }
 
+// The interpreter --python names, as a path on the host: a relative path
+// is taken from the working directory and a bare name is looked up on PATH,
+// as a shell would (the live host only: inside --root the path is the
+// snapshot's, absolute). An error says what was expected.
+std::optional<std::string> resolve_python(const Host& host, const std::string& p, bool live, std::string& error) {
+  const auto not_found = [&](const std::string& where) {
+    error = "--python " + p + ": no such file or directory" + (where.empty() ? "" : " " + where) +
+            " (expected an interpreter, or an environment's prefix)";
+    return std::nullopt;
+  };
+  if (!p.empty() && p.front() == '/') {
+    if (host.exists(p)) return p;
+    return not_found(live ? "" : "inside the --root snapshot");
+  }
+  if (!live) {
+    error = "--python " + p + ": with --root, give the interpreter's absolute path inside the snapshot";
+    return std::nullopt;
+  }
+  if (p.find('/') != std::string::npos) {
+    const std::string abs = std::filesystem::absolute(p).lexically_normal().string();
+    if (host.exists(abs)) return abs;
+    return not_found("(from " + std::filesystem::current_path().string() + ")");
+  }
+  const std::string path = host.env("PATH").value_or("");
+  for (auto dir : split(path, ':')) {
+    if (dir.empty() || dir.front() != '/') continue;
+    const std::string candidate = std::string(dir) + "/" + p;
+    if (host.exists(candidate)) return candidate;
+  }
+  return not_found("on PATH");
+}
+
 }  // namespace
 
 std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts, std::string* origin) {
@@ -101,15 +134,19 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
   if (!host) return std::nullopt;
   // An interpreter the user named is checked, as --root and --from are: a
   // typo must not switch the Python checks off on every node.
-  for (const auto& p : opts.pythons)
-    if (!host->exists(p)) {
-      std::cerr << "gpucheck: --python " << p << ": no such file or directory (expected an interpreter, or an environment's prefix"
-                << (g.root == "/" ? "" : ", inside --root " + g.root) << ")\n";
+  ProbeOptions resolved = opts;
+  for (auto& p : resolved.pythons) {
+    std::string error;
+    auto path = resolve_python(*host, p, g.root == "/", error);
+    if (!path) {
+      std::cerr << "gpucheck: " << error << "\n";
       return std::nullopt;
     }
+    p = *path;
+  }
   if (origin) *origin = (g.root == "/" ? "this host" : "--root " + g.root) + (g.level == 1 ? ", --level 1 (files only)" : "");
-  if (g.level == 1) return run_probes(FilesOnlyHost(*host), opts);
-  return run_probes(*host, opts);
+  if (g.level == 1) return run_probes(FilesOnlyHost(*host), resolved);
+  return run_probes(*host, resolved);
 }
 
 bool live_only(const GlobalOptions& g, const std::string& what) {
@@ -117,6 +154,15 @@ bool live_only(const GlobalOptions& g, const std::string& what) {
   std::cerr << "gpucheck: " << what << " on the live machine only, not on "
             << (g.from.empty() ? "--root " + g.root : "a --from report") << "\n";
   return false;
+}
+
+CLI::Option* add_python_option(CLI::App* cmd, std::vector<std::string>& pythons) {
+  return cmd
+      ->add_option("--python", pythons,
+                   "Also look at this interpreter, or an environment's prefix; repeatable. A relative path is the "
+                   "working directory's and a bare name is looked up on PATH, as a shell does; inside --root, an absolute "
+                   "path in the snapshot. One that does not exist stops the run (exit 2)")
+      ->allow_extra_args(false);
 }
 
 CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
@@ -312,8 +358,8 @@ int run_app(int argc, char** argv) {
   // Every answer on standard output must arrive: a launcher that reads a
   // lost report as a verdict would pass a node nobody judged.
   const auto written = [&streams](int rc) {
-    if (streams.finish_output()) return rc;
-    const int err = errno;
+    const int err = streams.finish_output();
+    if (err == 0) return rc;
     std::cerr << "gpucheck: cannot write standard output: " << std::strerror(err) << "\n";
     return kExitUsage;
   };

@@ -89,6 +89,8 @@ CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& preci
 CLI::Option* add_step_timeout_option(CLI::App* cmd, double& seconds);
 // --duration SECONDS, the kernel checks' sustained mode.
 CLI::Option* add_duration_option(CLI::App* cmd, double& seconds);
+// --python: more interpreters (or environment prefixes) to look at.
+CLI::Option* add_python_option(CLI::App* cmd, std::vector<std::string>& pythons);
 // All four (with --portable), bound to `f`; returned so a command can make them need a flag.
 std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f);
 // Puts the flags (and the --timeout bound) into a request built by kernels::request_for.

@@ -69,9 +69,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
                                      "for `gpucheck kernels` and need --kernels");
   // Without --kernels they would silently do nothing: a usage error instead.
   for (CLI::Option* o : add_kernel_options(cmd, f->kernel)) o->needs(kernels_flag);
-  cmd->add_option("--python", f->pythons,
-                  "Also look at this interpreter (or environment prefix); repeatable. One that does not exist stops the run (exit 2)")
-      ->allow_extra_args(false);
+  add_python_option(cmd, f->pythons);
   cmd->callback([&g, &action, f] {
     action = [&g, f] {
       if (g.level >= 3) f->kernels = true;

@@ -88,8 +88,11 @@ int run_lock(const GlobalOptions& g, const LockArgs& a) {
     }
     std::string text;
     if (a.emit == "constraints") {
+      // Only what the constraints file holds: a pin on a package the lock
+      // does not carry changes nothing written.
       for (const auto& c : corrections)
-        std::cerr << "gpucheck: note: " << c.why << "; the constraint for " << c.package << " follows the pin\n";
+        if (lock->find("wheels", c.package) || lock->find("frameworks", c.package))
+          std::cerr << "gpucheck: note: " << c.why << "; the constraint for " << c.package << " follows the pin\n";
       text = emit_constraints(*lock, corrections);
     } else {
       auto knowledge = load_knowledge_or_report(g);

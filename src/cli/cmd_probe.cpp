@@ -17,9 +17,7 @@ void add_probe_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
   cmd->add_flag("--deep", *deep,
                  "Also import the frameworks found (torch, TensorFlow, JAX) inside each interpreter, with a deadline, "
                  "and report what they say at run time: CUDA available, devices, cuDNN/NCCL as loaded, TF32");
-  cmd->add_option("--python", *pythons,
-                  "Also look at this interpreter (or environment prefix); repeatable. One that does not exist stops the run (exit 2)")
-      ->allow_extra_args(false);
+  add_python_option(cmd, *pythons);
   cmd->callback([&g, &action, json, list, deep, pythons] {
     action = [&g, json, list, deep, pythons] {
       if (*list) {

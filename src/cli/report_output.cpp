@@ -21,10 +21,11 @@ void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& json_d
   add_output_options(cmd, f,
                      "Output format: text (for a person, the default); json (" + json_doc +
                          "); junit (JUnit XML for CI: a test case for the verdict, each finding and each "
-                         "check); prometheus (a node_exporter textfile: the verdict, each finding and check "
-                         "as a labelled series, the matrix's age); nfd (Node Feature Discovery feature "
-                         "labels: status, driver branch, CUDA driver version, compute capability, precisions "
-                         "proven); markdown (for a ticket). Formats: docs/output-formats.md",
+                         "check); prometheus (a node_exporter textfile: the verdict and its action, each finding and "
+                         "check as a labelled series, the matrix's age); nfd (Node Feature Discovery feature "
+                         "labels: status, action, driver branch, CUDA driver version, compute capability, precisions "
+                         "proven); markdown (for a ticket); oneline (a launcher's reason: PASS, or FAIL: what, where, "
+                         "and the action in brackets, under 200 characters). Formats: docs/output-formats.md",
                      output_format_names());
 }
 

@@ -1,5 +1,6 @@
 #include "cli/safe_output.hpp"
 
+#include <cerrno>
 #include <cstdio>
 
 #include <iostream>
@@ -20,8 +21,20 @@ void TerminalSafeBuffer::drain(bool at_end) {
   out_.clear();
   const std::size_t used = terminal_safe(held_, keep_colour_, at_end, out_);
   held_.erase(0, used);
-  if (!out_.empty() && target_->sputn(out_.data(), static_cast<std::streamsize>(out_.size())) != static_cast<std::streamsize>(out_.size()))
-    failed_ = true;
+  if (out_.empty()) return;
+  const int caller_errno = errno;  // a message being written may still read it (strerror(errno))
+  errno = 0;
+  if (target_->sputn(out_.data(), static_cast<std::streamsize>(out_.size())) != static_cast<std::streamsize>(out_.size())) fail();
+  errno = caller_errno;
+}
+
+bool TerminalSafeBuffer::flush_target() {
+  const int caller_errno = errno;
+  errno = 0;
+  const bool ok = target_->pubsync() == 0;
+  if (!ok) fail();
+  errno = caller_errno;
+  return ok;
 }
 
 TerminalSafeBuffer::int_type TerminalSafeBuffer::overflow(int_type c) {
@@ -35,13 +48,19 @@ TerminalSafeBuffer::int_type TerminalSafeBuffer::overflow(int_type c) {
 
 int TerminalSafeBuffer::sync() {
   drain(false);
-  if (target_->pubsync() != 0) failed_ = true;
-  return failed_ ? -1 : 0;
+  flush_target();
+  return error_ ? -1 : 0;
 }
 
 void TerminalSafeBuffer::finish() {
   drain(true);
-  if (target_->pubsync() != 0) failed_ = true;
+  flush_target();
+}
+
+// The first failure's errno (the caller cleared it just before), kept before
+// later calls overwrite it; EIO where the write set none.
+void TerminalSafeBuffer::fail() {
+  if (!error_) error_ = errno ? errno : EIO;
 }
 
 SafeStandardStreams::SafeStandardStreams()
@@ -59,10 +78,12 @@ SafeStandardStreams::~SafeStandardStreams() {
   std::cerr.rdbuf(cerr_target_);
 }
 
-bool SafeStandardStreams::finish_output() {
+int SafeStandardStreams::finish_output() {
   std::cout.flush();
   out_.finish();
-  return !out_.failed() && std::fflush(stdout) == 0 && !std::ferror(stdout);
+  if (out_.error()) return out_.error();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) return errno ? errno : EIO;
+  return 0;
 }
 
 void SafeStandardStreams::keep_colour(bool keep) {

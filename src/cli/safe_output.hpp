@@ -21,8 +21,8 @@ class TerminalSafeBuffer : public std::streambuf {
   void keep_colour(bool keep) { keep_colour_ = keep; }
   // Writes what is held back, a split character included.
   void finish();
-  // Whether every byte reached the target.
-  bool failed() const { return failed_; }
+  // 0 when every byte reached the target, else the errno of the first write that failed.
+  int error() const { return error_; }
 
  protected:
   int_type overflow(int_type c) override;
@@ -30,9 +30,11 @@ class TerminalSafeBuffer : public std::streambuf {
 
  private:
   void drain(bool at_end);
+  bool flush_target();
+  void fail();
   std::streambuf* target_;
   bool keep_colour_ = false;
-  bool failed_ = false;
+  int error_ = 0;
   std::string held_;  // bytes not yet decided: a character or sequence split between writes
   std::string out_;
   std::array<char, 4096> buffer_{};
@@ -46,10 +48,10 @@ class SafeStandardStreams {
   SafeStandardStreams(const SafeStandardStreams&) = delete;
   SafeStandardStreams& operator=(const SafeStandardStreams&) = delete;
   void keep_colour(bool keep);
-  // Writes out what standard output holds: false when any of it could not
-  // be written (a full disk, a closed pipe with SIGPIPE ignored), errno
-  // saying why. A report that did not arrive is no verdict.
-  bool finish_output();
+  // Writes out what standard output holds: 0, or the errno of the first
+  // write that failed (a full disk, a closed pipe with SIGPIPE ignored). A
+  // report that did not arrive is no verdict.
+  int finish_output();
 
  private:
   std::streambuf* cout_target_;

@@ -32,7 +32,8 @@ const Note* note_of(const Facts& f, std::string_view subject, std::string_view i
 bool nvidia_smi_ran(const Facts& f) {
   if (f.nvidia_smi) return true;
   const Note* n = note_of(f, "nvidia_smi");
-  return n && n->problem.reason != Reason::absent && n->problem.reason != Reason::not_recorded;
+  // Absent, not recorded or not asked (--level 1): nothing says it is there.
+  return n && n->problem.reason != Reason::absent && n->problem.reason != Reason::not_recorded && n->problem.reason != Reason::skipped;
 }
 
 bool real_libcuda(const Facts& f) { return f.nvidia_driver.libcuda.path && !f.nvidia_driver.libcuda.stub; }
@@ -103,8 +104,10 @@ UsableGpus usable_gpus(const Facts& f) {
       const Note* n = note_of(f, "cuda_driver_api", "device count");
       nvidia = {std::nullopt, "", n ? n->problem.detail : "the CUDA driver API gave no device count"};
     } else if (const Note* n = note_of(f, "cuda_driver_api", "CUDA driver"); n && n->problem.reason == Reason::skipped) {
-      // --level 1 asks no driver call: the files' count is all it has.
-      const int listed = static_cast<int>(std::max<std::size_t>(f.nvidia_driver.gpus.size(), nvidia_bound_on_pci(f)));
+      // --level 1 asks no driver call: the files' count is all it has. A
+      // container sees the host's PCI tree, so there only the driver's list.
+      const std::size_t on_pci = f.system.container.runtime ? 0 : nvidia_bound_on_pci(f);
+      const int listed = static_cast<int>(std::max<std::size_t>(f.nvidia_driver.gpus.size(), on_pci));
       nvidia = {listed, "the GPUs the kernel driver lists (--level 1 asks the CUDA driver API nothing)", {}};
     } else if (n && n->problem.reason != Reason::absent) {
       nvidia = {std::nullopt, "", "the CUDA driver API did not answer: " + n->problem.detail};

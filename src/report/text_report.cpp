@@ -1,6 +1,7 @@
 // The person's view of `gpucheck probe`: one section per subject, a fact
 // per line with where it was read, and every unknown with its reason.
 #include "report/text_writer.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
 
@@ -61,6 +62,7 @@ void driver_section(Writer& w, const Facts& f) {
     w.fact(g.bus_location, or_unknown(g.model) + "  " + or_unknown(g.uuid) + "  VBIOS " + or_unknown(g.vbios), g.source);
   library_fact(w, d.libcuda);
   library_fact(w, d.libnvidia_ml);
+  if (!d.device_nodes.empty()) w.fact("Device nodes", join(d.device_nodes, " "), "/dev");
 }
 
 void cuda_section(Writer& w, const Facts& f) {
@@ -71,6 +73,7 @@ void cuda_section(Writer& w, const Facts& f) {
   if (c.init_code && *c.init_code != 0) init = w.style().bad(init);
   w.fact("cuInit", init, c.library.value_or(""));
   w.fact("Driver CUDA", or_unknown(c.driver_version), "cuDriverGetVersion");
+  if (c.init_code == 0) w.fact("Device count", c.device_count ? std::to_string(*c.device_count) : w.style().bad("unknown (see Unknown)"), "cuDeviceGetCount");
   for (auto& d : c.devices) {
     std::string v = or_unknown(d.name) + "  cc " + or_unknown(d.compute_capability) + "  " +
                     (d.sm_count ? std::to_string(*d.sm_count) + " SMs  " : "") +
@@ -82,7 +85,9 @@ void cuda_section(Writer& w, const Facts& f) {
 void smi_section(Writer& w, const Facts& f) {
   if (!f.nvidia_smi) return;
   const auto& s = *f.nvidia_smi;
-  w.section("nvidia-smi (driver " + or_unknown(s.driver_version) + ", CUDA " + or_unknown(s.cuda_version) + ")");
+  const bool nvml = starts_with(s.source, "NVML");
+  w.section(std::string(nvml ? "NVML, for nvidia-smi" : "nvidia-smi") + " (driver " + or_unknown(s.driver_version) + ", CUDA " +
+            or_unknown(s.cuda_version) + ")");
   w.line(w.style().dim("read from " + s.source));
   for (auto& g : s.gpus) {
     std::string head = or_unknown(g.product_name) + (g.architecture ? " (" + *g.architecture + ")" : "");

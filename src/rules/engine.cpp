@@ -78,7 +78,8 @@ void name_gpus(Finding& f, const GpuHits& hits) {
     if (d == 0) f.message = text;
     else f.details.push_back(text);
   }
-  replace_all(f.fix, hits.subjects.front()->gpu_address, compact_pci_bus_ids(all));
+  // A fix is often a command (nvidia-smi -r -i ADDRESS): the list it takes, not the brace form.
+  replace_all(f.fix, hits.subjects.front()->gpu_address, join(all, ","));
   for (auto& e : f.evidence)
     if (e.fact == "gpu.address") e.value = compact_pci_bus_ids(all);
 }

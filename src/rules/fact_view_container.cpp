@@ -28,6 +28,17 @@ bool disabled(const std::map<std::string, std::string>& env) {
   return v == "1" || v == "t" || v == "true";
 }
 
+// The host driver's CUDA, as the toolkit reads it before the container
+// starts: nvidia-smi's (or NVML's); cuDriverGetVersion only when the libcuda
+// loaded is the host's, not the image's cuda-compat one (whose newer CUDA
+// is what the requirement's forward-compatibility alternatives are for).
+// Unknown is met, as the toolkit takes it: never the matrix's estimate.
+std::optional<Version> host_driver_cuda(const Facts& f) {
+  if (f.nvidia_smi && f.nvidia_smi->cuda_version) return Version::parse(*f.nvidia_smi->cuda_version);
+  if (f.cuda && f.cuda->driver_version && !f.nvidia_driver.libcuda.compat) return Version::parse(*f.cuda->driver_version);
+  return std::nullopt;
+}
+
 }  // namespace
 
 void container_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, const std::vector<FactMap>& gpu_maps, FactMap& host) {
@@ -35,16 +46,18 @@ void container_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, cons
   const auto& env = f.software.gpu_env;
   if (f.from_report || disabled(env)) return;
   RequireValues base;
-  base.cuda = version_of(host, "driver.cuda");
+  base.cuda = host_driver_cuda(f);
   base.driver = version_of(host, "driver.kernel_module");
   if (!base.driver) base.driver = version_of(host, "driver.version");
   for (const char* name : kRequireVariables) {
     auto it = env.find(name);
     if (it == env.end()) continue;
-    // Judged for every GPU the container is given; with none, arch and
-    // brand are taken as met, as the toolkit does.
+    // Judged for every GPU the container is given (what nvidia-smi or CUDA
+    // lists: the PCI tree is the host's); with none, arch and brand are
+    // taken as met, as the toolkit does.
     std::vector<std::pair<std::string, RequireValues>> on;
     for (std::size_t i = 0; i < gpus.size() && i < gpu_maps.size(); ++i) {
+      if (!gpus[i].smi && !gpus[i].cuda) continue;
       RequireValues v = base;
       v.arch = version_of(gpu_maps[i], "gpu.compute_capability");
       if (gpus[i].smi && gpus[i].smi->product_brand) v.brand = container_brand(*gpus[i].smi->product_brand);

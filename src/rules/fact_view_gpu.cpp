@@ -66,23 +66,26 @@ void rate_facts(const GpuKernelFacts& kg, const std::string& src, FactMap& g) {
 // The memory the GPU reports (GiB, printed as `probe` prints it), and the
 // size it is sold as (GB): the matrix's figure for its model, else what it
 // reports in decimal units, which for every model of the matrix is at least
-// its sold size (an H100 80GB reports 85.5 GB).
+// its sold size (an H100 80GB reports 85.5 GB). A GPU that reports well
+// under its model's size is not all of it (a MIG slice, a vGPU, a model the
+// name misplaced): what it reports is what a job gets. One that reports
+// nothing has neither: its model alone does not say what a job gets.
 void memory_facts(const InventoryGpu& g, const GpuModel* model, const std::string& cuda_source, FactMap& out) {
   std::optional<double> gib;
   std::string src;
   if (g.cuda && g.cuda->memory_bytes) gib = static_cast<double>(*g.cuda->memory_bytes) / (1ull << 30), src = cuda_source;
   else if (g.smi && g.smi->memory_total_mib) gib = static_cast<double>(*g.smi->memory_total_mib) / 1024.0, src = g.smi_source;
   else if (g.kfd && g.kfd->vram_bytes) gib = static_cast<double>(*g.kfd->vram_bytes) / (1ull << 30), src = g.kfd->source;
-  if (gib) {
-    FactValue v = F::of_number(*gib, src);
-    v.text = one_decimal(*gib);
-    out["gpu.memory_gib"] = std::move(v);
-  }
-  if (model && model->memory_gib) {
+  if (!gib) return;
+  FactValue reported = F::of_number(*gib, src);
+  reported.text = one_decimal(*gib);
+  out["gpu.memory_gib"] = std::move(reported);
+  const double gb = *gib * (1ull << 30) / 1e9;
+  const bool mig = g.smi && g.smi->mig_mode_current && to_lower(*g.smi->mig_mode_current) == "enabled";
+  if (model && model->memory_gib && !mig && gb >= 0.9 * *model->memory_gib) {
     out["gpu.memory_sold_gb"] = F::of_number(*model->memory_gib, model_source(*model));
-  } else if (gib) {
-    const double gb = *gib * (1ull << 30) / 1e9;
-    FactValue v = F::of_number(gb, src + ", in GB (a model the matrix does not know)");
+  } else {
+    FactValue v = F::of_number(gb, src + ", in GB (what it reports: a model the matrix does not size, or part of a GPU)");
     v.text = one_decimal(gb);
     out["gpu.memory_sold_gb"] = std::move(v);
   }

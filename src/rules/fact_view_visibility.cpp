@@ -37,7 +37,15 @@ Answered answered_layers(const Facts& f) {
   Answered a;
   a.driver = f.nvidia_driver.kernel_module_loaded && !has_note(f, "nvidia_kernel", "GPUs known to the kernel module");
   a.smi = f.nvidia_smi.has_value();
-  a.cuda = f.cuda && f.cuda->init_code == 0 && f.cuda->device_count.has_value();
+  // A device cuDeviceGet refused is unverified already (its note): the
+  // layer's list is not whole, so no GPU is called lost from it.
+  const bool refused = std::any_of(f.notes.begin(), f.notes.end(), [](const Note& n) {
+    return n.subject == "cuda_driver_api" && starts_with(n.item, "device ") && n.item != "device count";
+  });
+  a.cuda = f.cuda && f.cuda->init_code == 0 && f.cuda->device_count.has_value() && !refused;
+  // The same for NVML standing in for nvidia-smi.
+  if (a.smi && starts_with(f.nvidia_smi->source, "NVML"))
+    a.smi = std::none_of(f.notes.begin(), f.notes.end(), [](const Note& n) { return n.subject == "nvml" && starts_with(n.item, "device "); });
   return a;
 }
 
@@ -59,7 +67,7 @@ std::string hidden_cause(const Facts& f) {
   }
   const auto& runtime = f.system.container.runtime;
   if (runtime && nvidia_gpu_device_nodes(f) == 0)
-    return "this " + *runtime + " container has no /dev/nvidiaN device: it was started without GPUs (docker run --gpus, " +
+    return "this " + *runtime + " container shows no /dev/nvidiaN device: it was started without GPUs (docker run --gpus, " +
            "or a Kubernetes pod without an nvidia.com/gpu request)";
   if (f.cuda && f.cuda->init_name) return "cuInit says " + *f.cuda->init_name;
   const bool pci_read = !has_note(f, "pci", "PCI devices");
@@ -70,13 +78,14 @@ std::string hidden_cause(const Facts& f) {
 
 // A layer that answered and does not list a GPU the bus shows bound to the
 // nvidia driver, with nothing that explains it: inside a container the
-// runtime picks the GPUs (and the PCI tree is the host's); CUDA also skips
-// what CUDA_VISIBLE_DEVICES hides and lists MIG instances, not GPUs; the
-// driver skips a GPU it was told to exclude.
+// runtime picks the GPUs (and the PCI tree is the host's), inside a Slurm
+// job its cgroup does (ConstrainDevices: nvidia-smi lists only the job's);
+// CUDA also skips what CUDA_VISIBLE_DEVICES hides and lists MIG instances,
+// not GPUs; the driver skips a GPU it was told to exclude.
 std::vector<std::string> missing_layers(const Facts& f, const InventoryGpu& g, const Answered& a) {
   std::vector<std::string> out;
   if (!g.pci || g.pci->vendor != PciVendor::nvidia || g.pci->driver.value_or("") != "nvidia") return out;
-  if (f.system.container.runtime) return out;
+  if (f.system.container.runtime || env_of(f, "SLURM_JOB_ID")) return out;
   if (g.proc && g.proc->excluded && to_lower(*g.proc->excluded) == "yes") return out;
   if (a.driver && !g.proc) out.push_back(kDriverLayer);
   if (a.smi && !g.smi) out.push_back(kSmiLayer);

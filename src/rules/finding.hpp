@@ -31,7 +31,7 @@ struct Finding {
   std::string message;      // with the facts filled in
   std::string scope;        // "host", "GPU 0000:18:00.0 (…)", "8 GPUs (…): 0000:{18,2a,…}:00.0", "Python /venv/bin/python3"
   std::vector<std::string> gpus;     // the PCI address of every GPU it holds for, in full
-  // Where GPUs differ (an Xid count, a memory size), what the others show:
+  // Where GPUs differ (an ECC error count, a link width), what the others show:
   // "0000:2a:00.0: <message>"; the message is the first GPUs'.
   std::vector<std::string> details;
   std::vector<Evidence> evidence;

@@ -72,7 +72,8 @@ Finding unverified_finding(const BasisRow& row, std::string rule, Missing m, std
 }
 
 // One finding for a row whose notes say its fact was not read, naming every
-// such note; the worst decides the severity (a hang over a refusal).
+// such note; the most severe note (the first of equals) gives the severity
+// and the title.
 void from_notes(const BasisRow& row, const std::vector<const Note*>& notes, const Context& c, std::vector<Finding>& out) {
   Missing worst = Missing::listed;
   const Note* cause = nullptr;
@@ -105,11 +106,23 @@ void cuda_driver_api(const BasisRow& row, const Context& c, std::vector<Finding>
 }
 
 // nvidia-smi, else NVML: unread only when neither answered.
+// A container whose NVIDIA_DRIVER_CAPABILITIES lacks `utility` is given
+// neither: the runtime mounts nvidia-smi and NVML only with it.
 void driver_health(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
   if (c.facts.nvidia_smi) return;
   auto notes = notes_of(c.facts, "nvidia_smi");
   for (const Note* n : notes_of(c.facts, "nvml")) notes.push_back(n);
+  const std::size_t before = out.size();
   from_notes(row, notes, c, out);
+  const auto& env = c.facts.software.gpu_env;
+  const auto caps = env.find("NVIDIA_DRIVER_CAPABILITIES");
+  if (out.size() == before || caps == env.end()) return;
+  for (std::string_view w : split(caps->second, ','))
+    if (trim(w) == "utility" || trim(w) == "all") return;
+  out.back().message += ". NVIDIA_DRIVER_CAPABILITIES=" + caps->second +
+                        " lacks utility, so the container runtime mounted neither nvidia-smi nor NVML";
+  out.back().fix = "Start the container with NVIDIA_DRIVER_CAPABILITIES including utility (compute,utility, or all)";
+  out.back().action = Action::fix_software;
 }
 
 void rocm_smi(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
@@ -123,9 +136,12 @@ void kernel_log(const BasisRow& row, const Context& c, std::vector<Finding>& out
   from_notes(row, notes_of(c.facts, "kernel_log"), c, out);
 }
 
+// Unread CUDA driver API already names the count among what it did not read.
 void gpu_count(const BasisRow& row, const Context& c, std::vector<Finding>& out) {
   const UsableGpus usable = usable_gpus(c.facts);
   if (usable.count) return;
+  if (std::any_of(out.begin(), out.end(), [](const Finding& f) { return f.rule == "unverified-cuda_driver_api" && f.severity == Severity::error; }))
+    return;
   out.push_back(unverified_finding(row, std::string(row.rule), row.failed, "GPU count could not be verified",
                                    "Not verified: " + std::string(row.fact) + " (--gpus " + std::to_string(c.expected_gpus) +
                                        "): " + usable.why,

@@ -14,8 +14,8 @@ namespace gpucheck {
 // One finding (category "unverified") for each fact the verdict rests on
 // that could not be read, as the table of verdict_basis.hpp says: an error
 // (or a warning, for the kernel log) on a GPU host, which any source may
-// make one (gpu_host.hpp), or on any host told to have GPUs (expected_gpus,
-// from --gpus or a lock). `known` are the findings already made: a driver
+// make one (gpu_host.hpp); the count of GPUs a job can use on any host told
+// to have some (expected_gpus, from --gpus or a lock). `known` are the findings already made: a driver
 // voice that failed because the driver is missing or mismatched is already
 // explained there (as the matrix's cuda-init-failed leaves 803 to
 // driver-mismatch); one that hung is named always. And a check that was

@@ -71,6 +71,14 @@ std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
                               all_of({nvidia, compare_condition("gpu.compute_capability", Op::lt, {cc})}),
                               "{gpu.name} has compute capability {gpu.compute_capability}; the job requires " + cc + " or newer (--min-compute)",
                               "Schedule the job on GPUs of compute capability " + cc + " or newer"));
+    out.push_back(requirement("require-min-compute-unknown", "unverified", Severity::error, Scope::gpu,
+                              "Compute capability not read",
+                              all_of({nvidia, compare_condition("gpu.compute_capability", Op::absent)}),
+                              "Not verified: the compute capability of {gpu.name} (the job requires " + cc +
+                                  " or newer, --min-compute): the CUDA driver API did not give it and the matrix does not "
+                                  "know the model",
+                              "Run gpucheck check on the node, where the CUDA driver API reads it (a finding or note says why "
+                              "it did not here)"));
   }
   if (req.min_memory) {
     const auto& m = *req.min_memory;
@@ -82,6 +90,13 @@ std::vector<Rule> requirement_rules(const LaunchRequirements& req) {
                                        : "{gpu.name} is sold with {gpu.memory_sold_gb} GB (it reports {gpu.memory_gib} GiB); the job "
                                          "requires " + m.text() + " (--min-memory)",
                               "Schedule the job on GPUs with at least " + m.text()));
+    out.push_back(requirement("require-min-memory-unknown", "unverified", Severity::error, Scope::gpu, "GPU memory not read",
+                              all_of({compare_condition("gpu.address", Op::present),
+                                      compare_condition(m.binary ? "gpu.memory_gib" : "gpu.memory_sold_gb", Op::absent)}),
+                              "Not verified: the memory of {gpu.name} (the job requires " + m.text() +
+                                  ", --min-memory): no source gave its size",
+                              "Run gpucheck check on the node, where nvidia-smi, NVML or the CUDA driver API reads it (a "
+                              "finding or note says why none did here)"));
   }
   if (req.gpus) {
     const auto n = std::to_string(*req.gpus);

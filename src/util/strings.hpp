@@ -21,8 +21,9 @@ bool is_text(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // " (x)" after a name; " (from report)" stays as it is, not "((from report))".
 std::string parenthesized(std::string_view s);
-// At most `max` bytes, cut after a whole word with "..." when it is longer
-// (never inside a word or a UTF-8 character): a reason Slurm or a log keeps.
+// At most `max` bytes: when longer, cut after the last whole word that fits
+// (and the punctuation before it), then "..."; a single word longer than
+// that is cut, but never inside a UTF-8 character. A reason Slurm or a log keeps.
 std::string fit_on_words(std::string_view s, std::size_t max);
 
 }  // namespace gpucheck

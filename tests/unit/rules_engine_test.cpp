@@ -139,7 +139,7 @@ TEST_CASE("the same fault on several GPUs is one finding naming them compactly",
   // Each GPU's own address is in its message: the finding names them all.
   CHECK(f.message == "H100 at 0000:{18,2a,3a}:00.0 runs at x8");
   CHECK(f.details.empty());
-  CHECK(f.fix == "reseat 0000:{18,2a,3a}:00.0");
+  CHECK(f.fix == "reseat 0000:18:00.0,0000:2a:00.0,0000:3a:00.0");
   CHECK(f.action == Action::service);
   REQUIRE(f.evidence.size() == 1);
   CHECK(f.evidence[0].source == "smi");

@@ -217,6 +217,15 @@ Verdict run_case(const json& c) {
     INFO("rule " << r.get<std::string>() << " should be one finding");
     CHECK(std::count_if(v.findings.begin(), v.findings.end(), [&](const Finding& f) { return f.rule == r.get<std::string>(); }) == 1);
   }
+  // "says": rule -> text its message or fix must hold (the cause it names).
+  const json says = c.value("says", json::object());
+  for (auto& [rule, text] : says.items()) {
+    INFO("rule " << rule << " should say \"" << text.get<std::string>() << "\"");
+    CHECK(std::any_of(v.findings.begin(), v.findings.end(), [&](const Finding& f) {
+      return f.rule == rule && (f.message.find(text.get<std::string>()) != std::string::npos ||
+                                f.fix.find(text.get<std::string>()) != std::string::npos);
+    }));
+  }
   return v;
 }
 
