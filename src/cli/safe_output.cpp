@@ -28,13 +28,11 @@ void TerminalSafeBuffer::drain(bool at_end) {
   errno = caller_errno;
 }
 
-bool TerminalSafeBuffer::flush_target() {
+void TerminalSafeBuffer::flush_target() {
   const int caller_errno = errno;
   errno = 0;
-  const bool ok = target_->pubsync() == 0;
-  if (!ok) fail();
+  if (target_->pubsync() != 0) fail();
   errno = caller_errno;
-  return ok;
 }
 
 TerminalSafeBuffer::int_type TerminalSafeBuffer::overflow(int_type c) {

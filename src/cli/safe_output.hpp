@@ -30,7 +30,7 @@ class TerminalSafeBuffer : public std::streambuf {
 
  private:
   void drain(bool at_end);
-  bool flush_target();
+  void flush_target();
   void fail();
   std::streambuf* target_;
   bool keep_colour_ = false;
