@@ -1,6 +1,7 @@
 // Reading the JSON a probe's isolated child wrote: a child that crashed
 // half-way or a library that answered nonsense gives a missing or mistyped
-// field, which reads as unknown, never as an exception.
+// field, which reads as unknown (util/json_field.hpp), never as an
+// exception.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "probe.hpp"
+#include "util/json_field.hpp"
 #include "util/json_text.hpp"
 
 namespace gpucheck {
@@ -40,17 +42,6 @@ inline std::optional<nlohmann::json> child_answer(ProbeContext& ctx, const Child
     return std::nullopt;
   }
   return std::move(parsed).value();
-}
-
-template <class T>
-std::optional<T> answer_field(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  try {
-    return it->get<T>();
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;
-  }
 }
 
 }  // namespace gpucheck

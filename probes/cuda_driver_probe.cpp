@@ -87,12 +87,18 @@ void finish_cuda_driver_api(ProbeContext& ctx) {
   if (!parsed) return;
   const json& j = *parsed;
   CudaDriverApiFacts c;
-  c.library = answer_field<std::string>(j, "library");
-  c.init_code = answer_field<int>(j, "init_code");
-  c.init_name = answer_field<std::string>(j, "init_name");
-  c.init_message = answer_field<std::string>(j, "init_message");
-  if (auto v = answer_field<int>(j, "driver_version")) c.driver_version = Version::from_cuda_int(*v).text();
-  if (auto m = answer_field<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty()) {
+  c.library = json_field<std::string>(j, "library");
+  c.init_code = json_field<int>(j, "init_code");
+  c.init_name = json_field<std::string>(j, "init_name");
+  c.init_message = json_field<std::string>(j, "init_message");
+  if (auto raw = j.find("driver_version"); raw != j.end() && !raw->is_null()) {
+    if (auto v = Version::from_cuda_int(json_number<long long>(*raw).value_or(0))) c.driver_version = v->text();
+    else
+      ctx.note("cuda_driver_api", "driver version",
+               Problem{Reason::malformed, c.library.value_or("libcuda"),
+                       "cuDriverGetVersion answered " + clip_text(dump_json(*raw), 40) + ", not a CUDA version (1000 × major + 10 × minor)"});
+  }
+  if (auto m = json_field<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty()) {
     std::string names;
     for (auto& s : *m) names += (names.empty() ? "" : ", ") + s;
     ctx.note("cuda_driver_api", "driver entry points", Problem{Reason::absent, c.library.value_or("libcuda"), "the library lacks " + names});
@@ -104,27 +110,27 @@ void finish_cuda_driver_api(ProbeContext& ctx) {
                          (c.init_message ? ": " + *c.init_message : "")});
   // How many devices CUDA offers a job: a count that failed, or a device it
   // refused, is a note the gate names, never a GPU quietly not counted.
-  if (auto err = answer_field<std::string>(j, "count_error"))
+  if (auto err = json_field<std::string>(j, "count_error"))
     ctx.note("cuda_driver_api", "device count",
              Problem{Reason::failed, c.library.value_or("libcuda"), "cuDeviceGetCount returned " + *err});
   else if (c.init_code == 0)
     if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) c.device_count = static_cast<int>(devs->size());
   if (auto devs = j.find("devices"); devs != j.end() && devs->is_array()) {
     for (auto& d : *devs) {
-      if (auto err = answer_field<std::string>(d, "error")) {
-        const auto ordinal = answer_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
+      if (auto err = json_field<std::string>(d, "error")) {
+        const auto ordinal = json_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
         ctx.note("cuda_driver_api", "device " + std::to_string(ordinal),
                  Problem{Reason::failed, c.library.value_or("libcuda"), "cuDeviceGet(" + std::to_string(ordinal) + ") returned " + *err});
         continue;
       }
       CudaDevice cd;
-      cd.ordinal = answer_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
-      cd.name = answer_field<std::string>(d, "name");
-      cd.uuid = answer_field<std::string>(d, "uuid");
-      cd.compute_capability = answer_field<std::string>(d, "compute_capability");
-      cd.sm_count = answer_field<int>(d, "sm_count");
-      cd.memory_bytes = answer_field<std::uint64_t>(d, "memory_bytes");
-      if (auto b = answer_field<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_pci_bus_id(*b);
+      cd.ordinal = json_field<int>(d, "ordinal").value_or(static_cast<int>(c.devices.size()));
+      cd.name = json_field<std::string>(d, "name");
+      cd.uuid = json_field<std::string>(d, "uuid");
+      cd.compute_capability = json_field<std::string>(d, "compute_capability");
+      cd.sm_count = json_field<int>(d, "sm_count");
+      cd.memory_bytes = json_field<std::uint64_t>(d, "memory_bytes");
+      if (auto b = json_field<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_pci_bus_id(*b);
       c.devices.push_back(std::move(cd));
     }
   }

@@ -211,12 +211,12 @@ std::string query_nvml(const std::vector<std::string>& candidates) {
 
 template <class T>
 void set(std::optional<T>& field, const json& d, const char* key) {
-  if (auto v = answer_field<T>(d, key)) field = *v;
+  if (auto v = json_field<T>(d, key)) field = *v;
 }
 
 SmiGpu gpu_of(const json& d) {
   SmiGpu g;
-  g.pci_bus_id = normalize_pci_bus_id(answer_field<std::string>(d, "pci_bus_id").value_or(""));
+  g.pci_bus_id = normalize_pci_bus_id(json_field<std::string>(d, "pci_bus_id").value_or(""));
   set(g.product_name, d, "product_name");
   set(g.uuid, d, "uuid");
   set(g.memory_total_mib, d, "memory_total_mib");
@@ -239,7 +239,7 @@ SmiGpu gpu_of(const json& d) {
   set(g.clock_graphics_max_mhz, d, "clock_graphics_max_mhz");
   set(g.clock_sm_max_mhz, d, "clock_sm_max_mhz");
   set(g.clock_mem_max_mhz, d, "clock_mem_max_mhz");
-  if (auto mask = answer_field<std::uint64_t>(d, "clock_event_reasons"))
+  if (auto mask = json_field<std::uint64_t>(d, "clock_event_reasons"))
     for (const auto& name : clock_event_names(*mask)) g.clock_event_reasons[name] = true;
   set(g.power_limit_w, d, "power_limit_w");
   set(g.power_max_limit_w, d, "power_max_limit_w");
@@ -273,28 +273,28 @@ void health_from_nvml(ProbeContext& ctx) {
       ctx.host().isolated_call(IsolatedCall{kCallKey, {*lib.path, "libnvidia-ml.so.1"}}, deadline));
   if (!parsed) return;
   const json& j = *parsed;
-  const std::string library = answer_field<std::string>(j, "library").value_or(*lib.path);
-  if (auto err = answer_field<std::string>(j, "init_error")) {
+  const std::string library = json_field<std::string>(j, "library").value_or(*lib.path);
+  if (auto err = json_field<std::string>(j, "init_error")) {
     ctx.note("nvml", "NVML", Problem{Reason::failed, library, "nvmlInit_v2 returned " + *err});
     return;
   }
-  if (auto err = answer_field<std::string>(j, "count_error")) {
+  if (auto err = json_field<std::string>(j, "count_error")) {
     ctx.note("nvml", "NVML", Problem{Reason::failed, library, "nvmlDeviceGetCount_v2 returned " + *err});
     return;
   }
   auto devs = j.find("devices");
   if (devs == j.end() || !devs->is_array()) {
-    const auto missing = answer_field<std::vector<std::string>>(j, "missing_symbols").value_or(std::vector<std::string>{});
+    const auto missing = json_field<std::vector<std::string>>(j, "missing_symbols").value_or(std::vector<std::string>{});
     ctx.note("nvml", "NVML", Problem{Reason::failed, library, "the library lacks " + (missing.empty() ? std::string("its entry points") : join(missing, ", "))});
     return;
   }
   NvidiaSmiFacts s;
   s.source = "NVML (" + library + ")";
-  s.driver_version = answer_field<std::string>(j, "driver_version");
-  if (auto v = answer_field<int>(j, "cuda_version"); v && *v > 0 && *v < 1000000) s.cuda_version = Version::from_cuda_int(*v).text();
+  s.driver_version = json_field<std::string>(j, "driver_version");
+  if (auto v = Version::from_cuda_int(json_field<long long>(j, "cuda_version").value_or(0))) s.cuda_version = v->text();
   for (auto& d : *devs) {
-    if (auto err = answer_field<std::string>(d, "error")) {
-      const auto index = std::to_string(answer_field<int>(d, "index").value_or(-1));
+    if (auto err = json_field<std::string>(d, "error")) {
+      const auto index = std::to_string(json_field<int>(d, "index").value_or(-1));
       ctx.note("nvml", "device " + index, Problem{Reason::failed, library, "NVML could not reach GPU " + index + ": " + *err});
       continue;
     }

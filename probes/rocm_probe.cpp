@@ -368,16 +368,16 @@ void read_rocm_smi_answer(ProbeContext& ctx, RocmFacts& r, ProbeContext::CallAns
   if (!parsed) return;
   const json& j = *parsed;
   RocmSmiFacts s;
-  s.library = answer_field<std::string>(j, "library");
+  s.library = json_field<std::string>(j, "library");
   // rsmi_status_t is unsigned; RSMI_STATUS_UNKNOWN_ERROR (0xFFFFFFFF) reads as -1.
-  if (auto st = answer_field<std::uint32_t>(j, "init_status")) s.init_status = static_cast<int>(*st);
-  s.init_message = answer_field<std::string>(j, "init_message");
-  s.version = answer_field<std::string>(j, "version");
-  if (auto n = answer_field<std::uint32_t>(j, "device_count")) s.device_count = static_cast<int>(std::min<std::uint32_t>(*n, 1u << 30));
+  if (auto st = json_field<std::uint32_t>(j, "init_status")) s.init_status = static_cast<int>(*st);
+  s.init_message = json_field<std::string>(j, "init_message");
+  s.version = json_field<std::string>(j, "version");
+  if (auto n = json_field<std::uint32_t>(j, "device_count")) s.device_count = static_cast<int>(std::min<std::uint32_t>(*n, 1u << 30));
   const std::string lib = s.library.value_or(call.library);
-  if (auto m = answer_field<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty())
+  if (auto m = json_field<std::vector<std::string>>(j, "missing_symbols"); m && !m->empty())
     ctx.note(kSubject, "ROCm SMI entry points", Problem{Reason::absent, lib, "the library lacks " + join(*m, ", ")});
-  const auto said = first_line(answer_field<std::string>(j, "stderr").value_or(""));
+  const auto said = first_line(json_field<std::string>(j, "stderr").value_or(""));
   if (s.init_status && *s.init_status != 0) {
     ctx.note(kSubject, "rsmi_init",
              Problem{Reason::failed, lib,

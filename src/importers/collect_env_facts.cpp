@@ -281,11 +281,11 @@ Facts collect_env_facts(const CollectEnvReport& r, const std::string& label, con
   if (r.torch_version || r.python_version || !r.packages.empty()) sw.python.push_back(python_env(r, label, at));
 
   if (r.driver_too_old_found)
-    if (auto n = parse_int(r.driver_too_old_found->text)) {
+    if (auto cuda = Version::from_cuda_int(parse_int(r.driver_too_old_found->text).value_or(0))) {
       CudaDriverApiFacts c;
       // CudaDriverApiFacts has no source field: the line is in the docs'
       // mapping table (docs/report-formats.md), not in the facts.
-      c.driver_version = Version::from_cuda_int(static_cast<int>(*n)).text();
+      c.driver_version = cuda->text();
       f.cuda = std::move(c);
     }
 

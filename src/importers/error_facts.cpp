@@ -241,9 +241,9 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
     if (contains(low, k.marker)) add_statement(out.stated, ReportStatement{std::string(k.kind), source});
   if (const auto at = t.find(kTooOld); at != std::string_view::npos) {
     const auto digits = t.substr(at + kTooOld.size());
-    if (const auto n = parse_int(digits.substr(0, digits.find(')'))); n && *n > 0 && *n < 1000000) {
+    if (const auto cuda = Version::from_cuda_int(parse_int(digits.substr(0, digits.find(')'))).value_or(0))) {
       if (!out.facts.cuda) out.facts.cuda = CudaDriverApiFacts{};
-      out.facts.cuda->driver_version = Version::from_cuda_int(static_cast<int>(*n)).text();
+      out.facts.cuda->driver_version = cuda->text();
       out.where["cuda_driver_api.driver_version"] = source;
     }
   }

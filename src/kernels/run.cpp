@@ -14,23 +14,13 @@
 #include "matrix/precisions.hpp"
 #include "util/pci_address.hpp"
 #include "util/version.hpp"
+#include "util/json_field.hpp"
 #include "util/json_text.hpp"
 
 namespace gpucheck::kernels {
 namespace {
 
 using nlohmann::json;
-
-template <class T>
-std::optional<T> get(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  try {
-    return it->get<T>();
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
-}
 
 // The matrix names FP8 and FP6 once; both encodings of each run on the same units.
 std::string matrix_key(const std::string& precision) { return matrix_precision_of(precision).value_or(precision); }
@@ -164,58 +154,58 @@ Plan plan_device(GpuKernelFacts& gpu, const KernelRequest& req) {
 
 // A child's word for how a step ended; one it should never write counts as failed.
 std::optional<StepStatus> child_status(const json& r) {
-  auto s = get<std::string>(r, "status");
+  auto s = json_field<std::string>(r, "status");
   if (!s) return std::nullopt;
   return step_status_named(*s).value_or(StepStatus::failed);
 }
 
 SustainedSample read_sample(const json& j) {
   SustainedSample s;
-  s.t_s = get<double>(j, "t_s").value_or(0);
-  s.tflops = get<double>(j, "tflops");
-  s.sm_clock_mhz = get<int>(j, "sm_clock_mhz");
-  s.mem_clock_mhz = get<int>(j, "mem_clock_mhz");
-  s.temperature_c = get<int>(j, "temperature_c");
-  s.power_w = get<double>(j, "power_w");
-  s.throttle_reasons = get<std::uint64_t>(j, "throttle_reasons");
+  s.t_s = json_field<double>(j, "t_s").value_or(0);
+  s.tflops = json_field<double>(j, "tflops");
+  s.sm_clock_mhz = json_field<int>(j, "sm_clock_mhz");
+  s.mem_clock_mhz = json_field<int>(j, "mem_clock_mhz");
+  s.temperature_c = json_field<int>(j, "temperature_c");
+  s.power_w = json_field<double>(j, "power_w");
+  s.throttle_reasons = json_field<std::uint64_t>(j, "throttle_reasons");
   return s;
 }
 
 void fill_sustained(SustainedRun& run, const json& r) {
   run.status = child_status(r).value_or(StepStatus::failed);
-  if (auto k = get<std::string>(r, "kernel")) run.kernel = k;  // a variant the JIT fell back to
-  run.jit_fallback = get<std::string>(r, "jit_fallback");
-  if (auto e = get<std::string>(r, "reason")) run.reason = e;
-  if (auto e = get<std::string>(r, "jit_error")) run.reason = "the kernel did not load: " + *e;
-  if (auto e = get<std::string>(r, "launch_error")) run.reason = e;
-  if (auto t = get<std::string>(r, "telemetry")) run.telemetry = t;
+  if (auto k = json_field<std::string>(r, "kernel")) run.kernel = k;  // a variant the JIT fell back to
+  run.jit_fallback = json_field<std::string>(r, "jit_fallback");
+  if (auto e = json_field<std::string>(r, "reason")) run.reason = e;
+  if (auto e = json_field<std::string>(r, "jit_error")) run.reason = "the kernel did not load: " + *e;
+  if (auto e = json_field<std::string>(r, "launch_error")) run.reason = e;
+  if (auto t = json_field<std::string>(r, "telemetry")) run.telemetry = t;
 }
 
 void fill_check(KernelCheck& c, const json& r) {
   if (auto s = child_status(r)) c.status = *s;
-  if (auto s = get<std::string>(r, "reason")) c.reason = *s;
+  if (auto s = json_field<std::string>(r, "reason")) c.reason = *s;
   // The variant the JIT fell back to, where it did.
-  if (auto s = get<std::string>(r, "kernel")) c.kernel = s;
-  if (auto s = get<std::string>(r, "instruction")) c.instruction = s;
-  if (auto s = get<std::string>(r, "ptx_target")) c.ptx_target = s;
-  if (auto s = get<std::string>(r, "ptx_version")) c.ptx_version = s;
-  c.jit_fallback = get<std::string>(r, "jit_fallback");
-  c.jit_ok = get<bool>(r, "jit_ok");
-  c.jit_code = get<int>(r, "jit_code");
-  c.jit_error = get<std::string>(r, "jit_error");
-  c.launch_code = get<int>(r, "launch_code");
-  c.launch_error = get<std::string>(r, "launch_error");
-  c.correct = get<bool>(r, "correct");
-  c.elements_checked = get<std::uint64_t>(r, "elements_checked");
-  c.elements_wrong = get<std::uint64_t>(r, "elements_wrong");
-  c.elements_unwritten = get<std::uint64_t>(r, "elements_unwritten");
-  c.elements_nan = get<std::uint64_t>(r, "elements_nan");
-  c.max_abs_error = get<double>(r, "max_abs_error");
-  c.tolerance = get<std::string>(r, "tolerance");
-  c.first_mismatch = get<std::string>(r, "first_mismatch");
-  c.tflops = get<double>(r, "tflops");
-  c.seconds = get<double>(r, "seconds");
-  c.throughput_unwritten = get<std::uint64_t>(r, "throughput_unwritten");
+  if (auto s = json_field<std::string>(r, "kernel")) c.kernel = s;
+  if (auto s = json_field<std::string>(r, "instruction")) c.instruction = s;
+  if (auto s = json_field<std::string>(r, "ptx_target")) c.ptx_target = s;
+  if (auto s = json_field<std::string>(r, "ptx_version")) c.ptx_version = s;
+  c.jit_fallback = json_field<std::string>(r, "jit_fallback");
+  c.jit_ok = json_field<bool>(r, "jit_ok");
+  c.jit_code = json_field<int>(r, "jit_code");
+  c.jit_error = json_field<std::string>(r, "jit_error");
+  c.launch_code = json_field<int>(r, "launch_code");
+  c.launch_error = json_field<std::string>(r, "launch_error");
+  c.correct = json_field<bool>(r, "correct");
+  c.elements_checked = json_field<std::uint64_t>(r, "elements_checked");
+  c.elements_wrong = json_field<std::uint64_t>(r, "elements_wrong");
+  c.elements_unwritten = json_field<std::uint64_t>(r, "elements_unwritten");
+  c.elements_nan = json_field<std::uint64_t>(r, "elements_nan");
+  c.max_abs_error = json_field<double>(r, "max_abs_error");
+  c.tolerance = json_field<std::string>(r, "tolerance");
+  c.first_mismatch = json_field<std::string>(r, "first_mismatch");
+  c.tflops = json_field<double>(r, "tflops");
+  c.seconds = json_field<double>(r, "seconds");
+  c.throughput_unwritten = json_field<std::uint64_t>(r, "throughput_unwritten");
   if (c.status == StepStatus::passed && c.throughput_unwritten.value_or(0) > 0) {
     c.status = StepStatus::failed;
     c.reason = "the timed run left " + std::to_string(*c.throughput_unwritten) + " outputs unwritten or NaN";
@@ -226,12 +216,12 @@ void fill_bandwidth(GpuKernelFacts& gpu, const json& r, StepStatus fallback_stat
   if (auto list = r.find("bandwidth"); list != r.end() && list->is_array()) {
     for (auto& b : *list) {
       BandwidthCheck bc;
-      bc.kind = get<std::string>(b, "kind").value_or("?");
+      bc.kind = json_field<std::string>(b, "kind").value_or("?");
       bc.status = child_status(b).value_or(StepStatus::failed);
-      bc.reason = get<std::string>(b, "reason");
-      bc.bytes = get<std::uint64_t>(b, "bytes");
-      bc.gbs = get<double>(b, "gbs");
-      bc.correct = get<bool>(b, "correct");
+      bc.reason = json_field<std::string>(b, "reason");
+      bc.bytes = json_field<std::uint64_t>(b, "bytes");
+      bc.gbs = json_field<double>(b, "gbs");
+      bc.correct = json_field<bool>(b, "correct");
       gpu.bandwidth.push_back(std::move(bc));
     }
     return;
@@ -239,9 +229,9 @@ void fill_bandwidth(GpuKernelFacts& gpu, const json& r, StepStatus fallback_stat
   BandwidthCheck bc;
   bc.kind = "device_copy";
   bc.status = child_status(r).value_or(fallback_status);
-  if (auto e = get<std::string>(r, "launch_error")) bc.reason = e;
-  if (auto e = get<std::string>(r, "jit_error")) bc.reason = "the copy kernel did not load: " + *e;
-  if (auto e = get<std::string>(r, "reason")) bc.reason = e;
+  if (auto e = json_field<std::string>(r, "launch_error")) bc.reason = e;
+  if (auto e = json_field<std::string>(r, "jit_error")) bc.reason = "the copy kernel did not load: " + *e;
+  if (auto e = json_field<std::string>(r, "reason")) bc.reason = e;
   gpu.bandwidth.push_back(std::move(bc));
 }
 
@@ -284,9 +274,9 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
         [&](const std::string& line) -> Millis {
           json j = json::parse(line, nullptr, false);
           if (j.is_discarded()) return req.step_timeout;
-          if (auto s = get<std::string>(j, "start")) {
+          if (auto s = json_field<std::string>(j, "start")) {
             current = *s;
-          } else if (auto step = get<std::string>(j, "step")) {
+          } else if (auto step = json_field<std::string>(j, "step")) {
             const json& r = j["result"];
             if (*step == "bandwidth") fill_bandwidth(gpu, r, StepStatus::failed);
             else if (*step == "sustained" && gpu.sustained) fill_sustained(*gpu.sustained, r);
@@ -296,11 +286,11 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
             context_lost = r.value("context_error", false);
           } else if (auto sample = j.find("sample"); sample != j.end() && sample->is_object() && gpu.sustained) {
             gpu.sustained->samples.push_back(read_sample(*sample));
-          } else if (auto t = get<std::string>(j, "telemetry"); t && gpu.sustained) {
+          } else if (auto t = json_field<std::string>(j, "telemetry"); t && gpu.sustained) {
             gpu.sustained->telemetry = t;
           } else if (j.contains("fatal")) {
             fatal = dump_json(j["fatal"]);
-          } else if (auto e = get<std::string>(j, "child_exception")) {
+          } else if (auto e = json_field<std::string>(j, "child_exception")) {
             fatal = *e;
           }
           return req.step_timeout;
@@ -412,21 +402,22 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
     f.error = "listing the CUDA devices failed: " + how.detail;
     return f;
   }
-  f.library = get<std::string>(listing, "library");
-  if (auto v = get<int>(listing, "driver_version")) f.driver_version = Version::from_cuda_int(*v).text();
-  if (auto e = get<std::string>(listing, "load_error")) {
+  f.library = json_field<std::string>(listing, "library");
+  if (auto v = json_field<long long>(listing, "driver_version"))
+    if (auto cuda = Version::from_cuda_int(*v)) f.driver_version = cuda->text();
+  if (auto e = json_field<std::string>(listing, "load_error")) {
     f.error = "dlopen failed: " + *e;
     return f;
   }
-  if (auto m = get<std::string>(listing, "missing_symbols")) {
+  if (auto m = json_field<std::string>(listing, "missing_symbols")) {
     f.error = "the driver lacks entry points the checks need: " + *m;
     return f;
   }
-  if (auto code = get<int>(listing, "init_code"); code && *code != 0) {
-    f.error = "cuInit returned " + std::to_string(*code) + " (" + get<std::string>(listing, "init_name").value_or("?") + ")";
+  if (auto code = json_field<int>(listing, "init_code"); code && *code != 0) {
+    f.error = "cuInit returned " + std::to_string(*code) + " (" + json_field<std::string>(listing, "init_name").value_or("?") + ")";
     return f;
   }
-  if (auto e = get<std::string>(listing, "count_error")) {
+  if (auto e = json_field<std::string>(listing, "count_error")) {
     f.error = "cuDeviceGetCount failed: " + *e;
     return f;
   }
@@ -440,15 +431,15 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
   for (auto& d : devices) {
     GpuKernelFacts g;
     g.vendor = PciVendor::nvidia;
-    g.ordinal = get<int>(d, "ordinal");
-    g.name = get<std::string>(d, "name");
-    g.uuid = get<std::string>(d, "uuid");
-    g.compute_capability = get<std::string>(d, "compute_capability");
-    g.sm_count = get<int>(d, "sm_count");
-    if (auto b = get<std::string>(d, "pci_bus_id")) g.pci_bus_id = normalize_pci_bus_id(*b);
+    g.ordinal = json_field<int>(d, "ordinal");
+    g.name = json_field<std::string>(d, "name");
+    g.uuid = json_field<std::string>(d, "uuid");
+    g.compute_capability = json_field<std::string>(d, "compute_capability");
+    g.sm_count = json_field<int>(d, "sm_count");
+    if (auto b = json_field<std::string>(d, "pci_bus_id")) g.pci_bus_id = normalize_pci_bus_id(*b);
     g.mig = g.name && g.name->find(" MIG ") != std::string::npos;
     g.status = GpuRunStatus::ran;
-    if (auto e = get<std::string>(d, "error")) {
+    if (auto e = json_field<std::string>(d, "error")) {
       g.status = GpuRunStatus::failed;
       g.reason = "cuDeviceGet failed: " + *e;
     } else {

@@ -15,10 +15,34 @@ namespace {
 
 bool is_plain(unsigned char c) { return c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f); }
 
+// DEL as \u007f, not \x7f: nlohmann writes DEL raw inside a JSON string,
+// and only the \u form keeps `--json` on standard output JSON.
 void escape_byte(unsigned char c, std::string& out) {
   char buf[8];
-  std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  std::snprintf(buf, sizeof buf, c == 0x7f ? "\\u%04x" : "\\x%02x", c);
   out += buf;
+}
+
+void escape_code_point(char32_t cp, std::string& out) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+  out += buf;
+}
+
+// The code point of a well-formed sequence of n bytes at s.
+char32_t decode(std::string_view s, std::size_t n) {
+  const auto b = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(s[k])); };
+  if (n == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+  if (n == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+}
+
+// What a terminal must not be handed raw: C1 controls, and the bidirectional
+// marks, embeddings, overrides and isolates that reorder what is shown (a
+// host name with U+202E could make "FAIL" read as "LIAF"; CVE-2021-42574).
+bool is_hidden_control(char32_t cp) {
+  return (cp >= 0x80 && cp < 0xA0) || cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
 }
 
 // The length of a colour sequence at s[0] (ESC '[' [0-9;]* 'm'), 0 if it is
@@ -65,10 +89,8 @@ std::size_t terminal_safe(std::string_view in, bool keep_colour, bool at_end, st
       if (n == 0) {
         out += kReplacementCharacter;
         ++i;
-      } else if (c == 0xC2 && static_cast<unsigned char>(in[i + 1]) < 0xA0) {  // C1 controls, U+0080 to U+009F
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(in[i + 1]));
-        out += buf;
+      } else if (const char32_t cp = decode(in.substr(i), n); is_hidden_control(cp)) {
+        escape_code_point(cp, out);
         i += n;
       } else {
         out.append(in.substr(i, n));

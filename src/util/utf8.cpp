@@ -73,4 +73,11 @@ std::string to_valid_utf8(std::string_view s) {
   return out;
 }
 
+std::string clip_text(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return std::string(s);
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(s.substr(0, cut)) + "… (" + std::to_string(s.size()) + " bytes)";
+}
+
 }  // namespace gpucheck

@@ -21,6 +21,11 @@ bool is_valid_utf8(std::string_view s);
 // standard recommends (and as nlohmann::json's error_handler_t::replace does).
 std::string to_valid_utf8(std::string_view s);
 
+// A foreign value quoted in a message: s itself when it has at most max
+// bytes, else its first max bytes (never half a character) and "… (N bytes)".
+// A 20 MB string in a matrix is named, not echoed.
+std::string clip_text(std::string_view s, std::size_t max);
+
 inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
 
 }  // namespace gpucheck

@@ -29,10 +29,9 @@ std::optional<Version> Version::parse(std::string_view text) {
   return v;
 }
 
-Version Version::from_cuda_int(int value) {
-  const int major = value / 1000;
-  const int minor = (value % 1000) / 10;
-  return *parse(std::to_string(major) + "." + std::to_string(minor));
+std::optional<Version> Version::from_cuda_int(long long value) {
+  if (value < 1000 || value > 999999) return std::nullopt;
+  return parse(std::to_string(value / 1000) + "." + std::to_string((value % 1000) / 10));
 }
 
 Version Version::major_minor() const {

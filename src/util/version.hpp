@@ -22,8 +22,9 @@ class Version {
   // Accepts "12", "12.2", "535.104.05", "2.1.0+cu121". Returns nullopt for
   // anything that does not start with a number.
   static std::optional<Version> parse(std::string_view text);
-  // CUDA encodes versions as 1000*major + 10*minor (cuDriverGetVersion).
-  static Version from_cuda_int(int v);
+  // CUDA encodes versions as 1000*major + 10*minor (cuDriverGetVersion);
+  // nullopt for a number that is not one (below 1.0, above 999.99).
+  static std::optional<Version> from_cuda_int(long long v);
 
   const std::string& text() const { return text_; }
   const std::vector<long>& parts() const { return parts_; }

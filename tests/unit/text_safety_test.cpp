@@ -41,6 +41,12 @@ TEST_CASE("invalid bytes become one U+FFFD per maximal invalid subpart", "[utf8]
   CHECK(is_valid_utf8(to_valid_utf8("\xFF\xFE\x80\xC2")));
 }
 
+TEST_CASE("a foreign value quoted in a message is clipped on a character", "[utf8]") {
+  CHECK(clip_text("short", 10) == "short");
+  CHECK(clip_text(std::string(20'000'000, 'x'), 40) == std::string(40, 'x') + "… (20000000 bytes)");
+  CHECK(clip_text("ab\xC3\xA9", 3) == "ab… (4 bytes)");  // never half of the é
+}
+
 TEST_CASE("JSON parse errors say line and column, not nlohmann's prefix", "[json]") {
   auto cut = parse_json("{\n  \"a\": ");
   REQUIRE_FALSE(cut);
@@ -93,7 +99,18 @@ TEST_CASE("what reaches the terminal cannot move the cursor or retitle the windo
   CHECK(safe("GPU 0\tH100\n") == "GPU 0\tH100\n");
   CHECK(safe("evil\x1b]0;pwned\x07") == "evil\\x1b]0;pwned\\x07");
   CHECK(safe("\x1b[2J\r") == "\\x1b[2J\\x0d");
-  CHECK(safe("\x7f") == "\\x7f");
+  CHECK(safe("\x7f") == "\\u007f");  // the one escape that is also JSON's: DEL sits raw inside nlohmann's strings
+  // Bidirectional overrides and isolates would reorder what the terminal shows.
+  CHECK(safe("host\xE2\x80\xAE" "LIAF") == "host\\u202eLIAF");
+  CHECK(safe("\xE2\x81\xA6x\xE2\x81\xA9") == "\\u2066x\\u2069");
+  CHECK(safe("\xE2\x80\x8F") == "\\u200f");
+  CHECK(safe("\xE2\x80\x94") == "\xE2\x80\x94");  // an em dash is text
+  for (const char* text : {"{\"name\": \"bf16\x7f\"}", "{\"name\": \"a\xE2\x80\xAE" "b\xC2\x9B\"}"}) {
+    INFO(text);
+    const auto parsed = parse_json(safe(text));
+    REQUIRE(parsed);
+    CHECK(parsed->at("name") == nlohmann::json::parse(text)["name"]);
+  }
   CHECK(safe("\xC2\x9B" "31m") == "\\u009b31m");  // the C1 form of ESC [
   CHECK(safe("caf\xC3\xA9 \xE2\x80\x94") == "caf\xC3\xA9 \xE2\x80\x94");
   CHECK(safe("\xFF") == kFffd);

@@ -41,10 +41,12 @@ TEST_CASE("non-versions are refused", "[version]") {
 }
 
 TEST_CASE("CUDA's integer versions", "[version]") {
-  CHECK(Version::from_cuda_int(12020).text() == "12.2");
-  CHECK(Version::from_cuda_int(11080).text() == "11.8");
-  CHECK(Version::from_cuda_int(13000).text() == "13.0");
-  CHECK(Version::from_cuda_int(12090).text() == "12.9");
+  CHECK(Version::from_cuda_int(12020)->text() == "12.2");
+  CHECK(Version::from_cuda_int(11080)->text() == "11.8");
+  CHECK(Version::from_cuda_int(13000)->text() == "13.0");
+  CHECK(Version::from_cuda_int(12090)->text() == "12.9");
+  // What a crafted answer or a broken driver reports is not a version.
+  for (long long bad : {-1LL, 0LL, 999LL, 1000000LL, 2147483647LL, 99999999999LL}) CHECK_FALSE(Version::from_cuda_int(bad));
 }
 
 TEST_CASE("major.minor of a version, for ABI checks", "[version]") {
