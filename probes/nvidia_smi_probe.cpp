@@ -52,7 +52,11 @@ void probe_nvidia_smi(ProbeContext& ctx) {
     return fall_back(p);
   }
   const auto& r = *run;
-  if (r.timed_out) return fall_back(Problem{Reason::timed_out, r.resolved, "killed after " + std::to_string(xml.timeout.count()) + " ms"});
+  // The time it ran, measured: the question asked again now would carry
+  // what is left of the run's deadline (0 ms after a hung cuInit spent it).
+  if (r.timed_out)
+    return fall_back(Problem{Reason::timed_out, r.resolved,
+                             "killed after " + std::to_string((r.elapsed.count() > 0 ? r.elapsed : xml.timeout).count()) + " ms"});
   if (!r.succeeded()) {
     // nvidia-smi prints its reason on stdout ("NVIDIA-SMI has failed because …").
     std::string why = first_line(r.out);

@@ -1,8 +1,10 @@
 #include "parse/nvsmi.hpp"
 #include "parse/nvsmi_labels.hpp"
 
+#include <iterator>
 #include <pugixml.hpp>
 
+#include "facts/fact_limits.hpp"
 #include "util/pci_address.hpp"
 #include "util/strings.hpp"
 
@@ -199,6 +201,10 @@ SmiGpu map_gpu(const Node& g, const std::string& bus_id, bool xml) {
   return s;
 }
 
+Problem too_many_gpus() {
+  return Problem{Reason::malformed, "", "lists more than " + std::to_string(kMaxGpusPerNode) + " GPUs; nvidia-smi reports one node's"};
+}
+
 }  // namespace
 
 Result<NvidiaSmiFacts> parse_nvsmi_xml(std::string_view xml) {
@@ -221,6 +227,8 @@ Result<NvidiaSmiFacts> parse_nvsmi_xml(std::string_view xml) {
       f.dtd = dt.substr(p + 13, e == std::string::npos ? std::string::npos : e - p - 13);
     }
   }
+  const auto gpus = log.children("gpu");
+  if (static_cast<std::size_t>(std::distance(gpus.begin(), gpus.end())) > kMaxGpusPerNode) return too_many_gpus();
   for (auto g : log.children("gpu")) f.gpus.push_back(map_gpu(from_xml(g), g.attribute("id").value(), true));
   return f;
 }
@@ -263,6 +271,7 @@ Result<NvidiaSmiFacts> parse_nvsmi_text(std::string_view text) {
     stack.emplace_back(indent, &parent->children.back());
   }
   if (gpus.empty()) return Problem{Reason::malformed, "", "no \"GPU 0000xxxx:xx:xx.x\" section found"};
+  if (gpus.size() > kMaxGpusPerNode) return too_many_gpus();
   for (auto& [id, node] : gpus) f.gpus.push_back(map_gpu(node, id, false));
   return f;
 }

@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "facts/fact_limits.hpp"
 #include "parse/nvsmi.hpp"
 #include "parse/nvsmi_labels.hpp"
 #include "util/pci_address.hpp"
@@ -162,6 +163,9 @@ Result<NvidiaSmiFacts> parse_nvsmi_table(std::string_view text) {
         return Problem{Reason::malformed, "line " + std::to_string(i + 1),
                        "expected a GPU row (index, name, bus id), found: " + std::string(line)};
       f.gpus.push_back(std::move(*g));
+      if (f.gpus.size() > kMaxGpusPerNode)
+        return Problem{Reason::malformed, "line " + std::to_string(i + 1),
+                       "lists more than " + std::to_string(kMaxGpusPerNode) + " GPUs; nvidia-smi reports one node's"};
       row_in_gpu = 1;
       continue;
     }

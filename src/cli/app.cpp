@@ -16,8 +16,10 @@
 #include "host/hosts.hpp"
 #include "host/own_env.hpp"
 #include "importers/import_report.hpp"
+#include "facts/fact_limits.hpp"
 #include "kernels/run.hpp"
 #include "update/matrix_source.hpp"
+#include "util/files.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -51,30 +53,18 @@ std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g) {
 
 namespace {
 
-// A pasted report is small; a multi-gigabyte file is a mistake, not a report.
-constexpr std::size_t kMaxReportBytes = 64u << 20;
-
-std::optional<std::string> read_report(const std::string& path) {
-  std::ifstream in;
-  std::istream* src = &std::cin;
-  if (path != "-") {
-    in.open(path, std::ios::binary);
-    if (!in) {
-      std::cerr << "gpucheck: cannot read --from " << path << ": " << std::strerror(errno) << "\n";
-      return std::nullopt;
-    }
-    src = &in;
+// A pasted report is small (facts/fact_limits.hpp); a file is read only
+// when it is a regular one, standard input only until the run's deadline.
+std::optional<std::string> read_report(const std::string& path, const Deadline& deadline) {
+  if (path == "-" && ::isatty(STDIN_FILENO))
+    std::cerr << "gpucheck: reading the report from standard input; paste it, then press Ctrl-D\n";
+  auto text = path == "-" ? read_stream(STDIN_FILENO, kMaxReportBytes, deadline, "standard input") : read_whole_file(path, kMaxReportBytes, "report");
+  if (!text) {
+    const auto& p = text.problem();
+    std::cerr << "gpucheck: --from " << p.where << ": " << p.detail << "\n";
+    return std::nullopt;
   }
-  std::string text;
-  char buf[65536];
-  while (src->read(buf, sizeof buf) || src->gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(src->gcount()));
-    if (text.size() > kMaxReportBytes) {
-      std::cerr << "gpucheck: --from " << path << ": larger than 64 MiB, not a report\n";
-      return std::nullopt;
-    }
-  }
-  return text;
+  return std::move(text).value();
 }
 
 // The interpreter --python names, as a path on the host: a relative path
@@ -117,9 +107,9 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
       std::cerr << "gpucheck: --from and --root cannot be used together: the facts come from one or the other\n";
       return std::nullopt;
     }
-    auto text = read_report(g.from);
+    auto text = read_report(g.from, g.deadline());
     if (!text) return std::nullopt;
-    auto imported = import_report(*text, g.from == "-" ? "<stdin>" : g.from);
+    auto imported = import_report(*text, g.from == "-" ? "<stdin>" : g.from, g.deadline());
     if (!imported) {
       const auto& p = imported.problem();
       std::cerr << "gpucheck: --from " << p.where << ": " << p.detail << "\n";

@@ -14,6 +14,7 @@
 #include "cli/run_app.hpp"
 #include "rules/knowledge.hpp"
 #include "util/dates.hpp"
+#include "util/deadline.hpp"
 
 namespace gpucheck {
 
@@ -34,6 +35,12 @@ struct GlobalOptions {
   std::string from;    // another tool's report (or gpucheck's JSON) instead of probing
   std::vector<std::string> matrices;  // --matrix PATH, repeatable: layers over the embedded matrix
   double timeout_s = 30;
+  // The run's deadline for what is not a probe (reading a report, a
+  // fleet): --timeout from when the process started.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  Deadline deadline() const {
+    return Deadline(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s)));
+  }
   std::string color = "auto";
   int level = 2;  // --level: 1 files only, 2 (default) + driver API and programs, 3 + kernel checks (check)
   ProbeOptions probe_options() const;

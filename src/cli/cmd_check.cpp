@@ -5,6 +5,7 @@
 
 #include "cli/app.hpp"
 #include "cli/report_output.hpp"
+#include "facts/fact_limits.hpp"
 #include "kernels/run.hpp"
 #include "report/check_report.hpp"
 #include "rules/verdict.hpp"
@@ -59,7 +60,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
   cmd->add_option("--gpus", f->gpus,
                   "Least number of GPUs a job here can use: those the CUDA driver API lists (after CUDA_VISIBLE_DEVICES "
                   "and the container's GPUs); a count that could not be read is an error")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, static_cast<int>(kMaxGpusPerNode)))
       ->type_name("N");
   cmd->add_flag("--deep", f->deep, "Also import the frameworks found (see `gpucheck probe --deep`), so TF32 settings and arch lists are read at run time");
   auto* kernels_flag = cmd->add_flag("--kernels", f->kernels,

@@ -17,7 +17,7 @@ struct FleetArgs {
   OutputFlags output;
 };
 
-int run_fleet(const FleetArgs& a) {
+int run_fleet(const GlobalOptions& g, const FleetArgs& a) {
   std::vector<std::string> missing;
   const auto files = fleet_report_files(a.reports, missing);
   for (const auto& m : missing) std::cerr << "gpucheck: fleet: " << m << ": no such file or directory\n";
@@ -26,7 +26,7 @@ int run_fleet(const FleetArgs& a) {
     std::cerr << "gpucheck: fleet: no reports: a directory is read for its *.json files\n";
     return kExitUsage;
   }
-  const FleetSummary s = summarize_fleet(read_fleet(files));
+  const FleetSummary s = summarize_fleet(read_fleet(files, g.deadline()));
   const std::string format = a.output.json ? "json" : a.output.format;
   std::string text = format == "json"       ? render_fleet_json(s, GPUCHECK_VERSION)
                      : format == "markdown" ? render_fleet_markdown(s)
@@ -37,7 +37,7 @@ int run_fleet(const FleetArgs& a) {
 
 }  // namespace
 
-void add_fleet_command(CLI::App& app, const GlobalOptions&, CommandRun& action) {
+void add_fleet_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "fleet",
       "What differs across a fleet, without a lock: reads the `gpucheck check --json` or `gpucheck probe --json` "
@@ -57,7 +57,7 @@ void add_fleet_command(CLI::App& app, const GlobalOptions&, CommandRun& action) 
                      "Output format: text (for a person, the default); json (gpucheck.fleet/1: every node named, "
                      "docs/fleet.md); markdown (for a ticket)",
                      {"text", "json", "markdown"});
-  cmd->callback([&action, a] { action = [a] { return run_fleet(*a); }; });
+  cmd->callback([&g, &action, a] { action = [&g, a] { return run_fleet(g, *a); }; });
 }
 
 }  // namespace gpucheck

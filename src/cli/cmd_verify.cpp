@@ -17,6 +17,7 @@
 #include "report/check_report.hpp"
 #include "report/verify_report.hpp"
 #include "util/json_text.hpp"
+#include "util/files.hpp"
 #include "util/parallel.hpp"
 
 namespace gpucheck {
@@ -80,16 +81,18 @@ std::string render_verify_json(const std::string& lock, const std::string& sourc
   return dump_json(j, 2) + "\n";
 }
 
-FleetNode verify_report(const Lock& pinned, const std::string& path) {
+FleetNode verify_report(const Lock& pinned, const std::string& path, const Deadline& deadline) {
   FleetNode node{std::filesystem::path(path).filename().string(), {}, std::nullopt};
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (!in) {
-    node.problem = Problem{Reason::failed, path, "cannot read the report"};
+  if (deadline.expired()) {
+    node.problem = Problem{Reason::timed_out, path, "not read: the run's --timeout was reached first"};
     return node;
   }
-  auto imported = import_report(ss.str(), path);
+  auto text = read_whole_file(path, kMaxFleetReportBytes, "report");
+  if (!text) {
+    node.problem = text.problem();
+    return node;
+  }
+  auto imported = import_report(*text, path, deadline);
   if (!imported) {
     node.problem = imported.problem();
     return node;
@@ -100,10 +103,10 @@ FleetNode verify_report(const Lock& pinned, const std::string& path) {
 
 // Reading and parsing a thousand reports is the whole cost of a fleet run and
 // each node is independent: every core takes reports from one queue.
-std::vector<FleetNode> verify_reports(const Lock& pinned, const std::vector<std::string>& files) {
+std::vector<FleetNode> verify_reports(const Lock& pinned, const std::vector<std::string>& files, const Deadline& deadline) {
   verify_context();  // built once here, not raced for by the workers
   std::vector<FleetNode> nodes(files.size());
-  parallel_for(files.size(), 1, [&](std::size_t i) { nodes[i] = verify_report(pinned, files[i]); });
+  parallel_for(files.size(), 1, [&](std::size_t i) { nodes[i] = verify_report(pinned, files[i], deadline); });
   return nodes;
 }
 
@@ -145,7 +148,7 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
     std::cerr << "gpucheck: --fleet: no *.json reports found\n";
     return kExitUsage;
   }
-  const auto nodes = verify_reports(*pinned, files);
+  const auto nodes = verify_reports(*pinned, files, g.deadline());
   const auto groups = group_by_drift(nodes);
   std::cout << render_fleet(groups, nodes.size(), a.lock);
   bool drift = false, unreadable = false;

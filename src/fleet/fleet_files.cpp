@@ -16,7 +16,7 @@ std::vector<std::string> fleet_report_files(const std::vector<std::string>& args
     if (fs::is_directory(a, ec)) {
       std::vector<std::string> found;
       for (fs::directory_iterator it(a, ec), end; !ec && it != end; it.increment(ec))
-        if (it->path().extension() == ".json" && it->is_regular_file(ec)) found.push_back(it->path().string());
+        if (it->path().extension() == ".json") found.push_back(it->path().string());
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
     } else if (fs::exists(a, ec)) {
@@ -28,18 +28,17 @@ std::vector<std::string> fleet_report_files(const std::vector<std::string>& args
   return files;
 }
 
-std::vector<FleetEntry> read_fleet(const std::vector<std::string>& files) {
+std::vector<FleetEntry> read_fleet(const std::vector<std::string>& files, const Deadline& deadline) {
   std::vector<FleetEntry> entries;
   entries.reserve(files.size());
   for (const auto& f : files) entries.push_back({std::filesystem::path(f).filename().string(), Problem{Reason::absent, f, ""}});
   // A report takes tens of microseconds: a thread is worth it past ~64 of them.
   parallel_for(files.size(), 64, [&](std::size_t i) {
-    // A FIFO or a device named on the command line would block the read or never end.
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(files[i], ec)) {
-      entries[i].report = Problem{Reason::malformed, files[i], "not a regular file"};
+    if (deadline.expired()) {
+      entries[i].report = Problem{Reason::timed_out, files[i], "not read: the run's --timeout was reached first"};
       return;
     }
+    // A FIFO, a device or a directory is refused by the reader, never opened.
     auto bytes = read_whole_file(files[i], kMaxFleetReportBytes, "report");
     if (!bytes) {
       entries[i].report = bytes.problem();

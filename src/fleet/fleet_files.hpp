@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fleet/fleet_summary.hpp"
+#include "util/deadline.hpp"
 
 namespace gpucheck {
 
@@ -14,11 +15,14 @@ namespace gpucheck {
 inline constexpr std::size_t kMaxFleetReportBytes = 32u << 20;
 
 // The report files the arguments name, in argument order, a directory's
-// *.json sorted by name. `missing` gets each argument that does not exist.
+// *.json sorted by name: every entry so named, so that one that is not a
+// regular file (a FIFO, a directory) is listed unreadable, not skipped.
+// `missing` gets each argument that does not exist.
 std::vector<std::string> fleet_report_files(const std::vector<std::string>& args, std::vector<std::string>& missing);
 
 // Reads every file: a node per file, named by its file name; one that
-// cannot be read or parsed is an entry with its Problem, never a stop.
-std::vector<FleetEntry> read_fleet(const std::vector<std::string>& files);
+// cannot be read or parsed, or that the deadline left unread, is an entry
+// with its Problem, never a stop.
+std::vector<FleetEntry> read_fleet(const std::vector<std::string>& files, const Deadline& deadline);
 
 }  // namespace gpucheck

@@ -42,12 +42,20 @@ Result<std::vector<LdCacheEntry>> parse_ld_cache(std::string_view b) {
   if (static_cast<std::uint64_t>(nlibs) * kNewEntry + kNewHeader > cache.size())
     return bad(base + 20, "entry count " + std::to_string(nlibs) + " runs past the end of the file");
 
-  // String offsets count from the start of the new-format header.
+  // String offsets count from the start of the new-format header. A name
+  // or path is at most PATH_MAX, and all of them together at most a few
+  // times the file (ldconfig shares a soname with its path's tail): a
+  // crafted cache whose 885 entries each pointed at 4 MB without a NUL
+  // took 6 GB.
+  constexpr std::size_t kMaxString = 4096;
+  const std::size_t budget = 4 * cache.size();
+  std::size_t copied = 0;
   auto str_at = [&](std::uint32_t off, std::string& out) {
     if (off >= cache.size()) return false;
-    const auto end = cache.find('\0', off);
-    if (end == std::string_view::npos) return false;
-    out.assign(cache.substr(off, end - off));
+    const auto end = cache.substr(off, kMaxString).find('\0');
+    if (end == std::string_view::npos || copied + end > budget) return false;
+    copied += end;
+    out.assign(cache.substr(off, end));
     return true;
   };
   std::vector<LdCacheEntry> out;
@@ -58,7 +66,7 @@ Result<std::vector<LdCacheEntry>> parse_ld_cache(std::string_view b) {
     e.flags = load<std::int32_t>(cache, off);
     e.hwcap = load<std::uint64_t>(cache, off + 16);
     if (!str_at(load<std::uint32_t>(cache, off + 4), e.name) || !str_at(load<std::uint32_t>(cache, off + 8), e.path))
-      return bad(base + off, "entry " + std::to_string(i) + " points outside the string table");
+      return bad(base + off, "entry " + std::to_string(i) + " points outside the string table, or at a string without its end");
     out.push_back(std::move(e));
   }
   return out;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <filesystem>
@@ -295,7 +296,16 @@ Result<std::string> RecordingHost::write_snapshot(const std::string& out, const 
   auto text = write_manifest(m, tmpl + kManifestDir);
   if (!text) return fail(text.problem().where, text.problem().detail);
   if (auto e = create(std::string(kManifestDir) + "/manifest.json", *text, true)) return *e;
-  if (::rename(tmpl.c_str(), final_dir.c_str()) != 0) return fail(final_dir.string(), std::strerror(errno));
+  // Never onto a directory that appeared since the check above (another
+  // run's: rename would replace an empty one); the loser of that race is
+  // told as the check would have told it.
+  int moved = ::renameat2(AT_FDCWD, tmpl.c_str(), AT_FDCWD, final_dir.c_str(), RENAME_NOREPLACE);
+  if (moved != 0 && errno == EINVAL) moved = ::rename(tmpl.c_str(), final_dir.c_str());  // a file system without NOREPLACE
+  if (moved != 0) {
+    const int err = errno;
+    if (err == EEXIST || err == ENOTEMPTY) return fail(out, "already exists (another run wrote it first); choose a new --out directory");
+    return fail(final_dir.string(), std::strerror(err));
+  }
   return final_dir.string();
 }
 

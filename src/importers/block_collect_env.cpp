@@ -1,6 +1,7 @@
 // PyTorch's and vLLM's collect_env as a block of a paste: whole, or any part
 // of it (a report whose first half was cut off starts at "Versions of
 // relevant libraries:"). The reading itself is collect_env_parse.cpp's.
+#include "facts/fact_limits.hpp"
 #include "importers/block_readers.hpp"
 #include "importers/block_util.hpp"
 #include "importers/collect_env.hpp"
@@ -45,8 +46,12 @@ bool continues(const PasteText& p, std::size_t, std::size_t i) {
 void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out) {
   const std::string text = p.joined(first, last);
   auto report = parse_collect_env(text);
+  // One GPU past the limit is enough for import_paste to refuse the report.
+  if (report.gpus.size() > kMaxGpusPerNode) report.gpus.resize(kMaxGpusPerNode + 1);
+  // Only the filler up to the next block is looked at: a scan to the end
+  // for every block made a paste of many reports quadratic.
   report.ends_paste = true;
-  for (std::size_t k = last + 1; k < p.lines.size(); ++k)
+  for (std::size_t k = last + 1; k < p.lines.size() && report.ends_paste; ++k)
     if (!is_paste_filler(p.trimmed(k))) report.ends_paste = false;
   const std::string label = report.vllm ? "vllm collect_env" : "collect_env";
   const LineSource at{p.name, static_cast<int>(first)};

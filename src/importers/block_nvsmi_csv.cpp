@@ -3,6 +3,7 @@
 // block (a noheader CSV names nothing).
 #include <array>
 
+#include "facts/fact_limits.hpp"
 #include "importers/block_readers.hpp"
 #include "importers/block_util.hpp"
 #include "parse/nvsmi_labels.hpp"
@@ -68,7 +69,8 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
   NvidiaSmiFacts s;
   s.source = p.span(first, last, "nvidia-smi --query-gpu");
   std::vector<CudaDevice> devices;
-  for (std::size_t k = first + 1; k <= last; ++k) {
+  // One GPU past the limit is enough for import_paste to refuse the report.
+  for (std::size_t k = first + 1; k <= last && s.gpus.size() <= kMaxGpusPerNode; ++k) {
     const auto row = cells(p.trimmed(k));
     SmiGpu g;
     g.pci_bus_id = "report:GPU" + std::to_string(s.gpus.size());

@@ -2,6 +2,7 @@
 // and an indented "MIG 3g.40gb Device 0: (UUID: MIG-…)" per MIG instance.
 // collect_env prints the same lines (it falls back on nvidia-smi -L), so a
 // line opens a block only between blocks.
+#include "facts/fact_limits.hpp"
 #include "importers/block_readers.hpp"
 #include "importers/block_util.hpp"
 #include "util/strings.hpp"
@@ -37,7 +38,8 @@ bool continues(const PasteText& p, std::size_t, std::size_t i) {
 void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out) {
   NvidiaSmiFacts s;
   s.source = p.span(first, last, "nvidia-smi -L");
-  for (std::size_t k = first; k <= last; ++k) {
+  // One GPU past the limit is enough for import_paste to refuse the report.
+  for (std::size_t k = first; k <= last && s.gpus.size() <= kMaxGpusPerNode; ++k) {
     const auto t = p.trimmed(k);
     if (auto g = gpu_line(t)) {
       SmiGpu gpu;

@@ -28,9 +28,10 @@ bool opened_elsewhere(const PasteText& p, std::size_t i) {
   return false;
 }
 
+// One answer line only: lines first+1 … i-2 continued the block, so each was
+// filler; line i-1 tells whether the answer has come.
 bool continues(const PasteText& p, std::size_t first, std::size_t i) {
-  for (std::size_t k = first + 1; k < i; ++k)
-    if (!is_paste_filler(p.trimmed(k))) return false;  // one answer line only
+  if (i > first + 1 && !is_paste_filler(p.trimmed(i - 1))) return false;
   const auto t = p.trimmed(i);
   return t.empty() || is_paste_filler(t) || !opened_elsewhere(p, i);
 }

@@ -5,13 +5,16 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
+#include "facts/fact_limits.hpp"
 #include "importers/gpucheck_json.hpp"
 #include "importers/paste.hpp"
 #include "importers/report_notes.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
+#include "util/utf8.hpp"
 
 namespace gpucheck {
 
@@ -26,20 +29,45 @@ constexpr const char* kKnown =
     "rocm-smi, amd-smi static, lspci, issue templates' headings and the errors gpucheck knows "
     "(docs/report-formats.md)";
 
-// Text is UTF-8 without control characters other than whitespace; anything
-// else (a NUL, a stray 0x01, a broken multi-byte sequence) is binary.
-bool is_binary(std::string_view s) {
+// "line 3, column 5": where offset i of s is, for a message.
+std::string position(std::string_view s, std::size_t i) {
+  const auto line_start = s.rfind('\n', i == 0 ? 0 : i - 1);
+  const std::size_t line = static_cast<std::size_t>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(i), '\n')) + 1;
+  const std::size_t column = i - (line_start == std::string_view::npos || i == 0 ? 0 : line_start + 1) + 1;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Text has no control characters other than whitespace: a NUL or a stray
+// 0x01 is binary (a core dump, an image), and where the first one is says
+// so. Bytes that are not UTF-8 (a Latin-1 "café" in a path) are text.
+std::optional<std::size_t> first_control(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return true;
-    if (c < 0x80) continue;
-    const std::size_t extra = (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 0;
-    if (extra == 0) return true;  // a continuation byte or 0xF8..0xFF where a sequence should start
-    for (std::size_t k = 1; k <= extra; ++k)
-      if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return true;
-    i += extra;
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return i;
   }
-  return false;
+  return std::nullopt;
+}
+
+// The offset of the first byte that starts no valid UTF-8 sequence.
+std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_sequence_at(s, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::nullopt;
+}
+
+std::optional<Problem> over_gpu_limit(const Facts& f, const std::string& where) {
+  const auto gpus = gpus_listed(f);
+  if (gpus <= kMaxGpusPerNode) return std::nullopt;
+  return Problem{Reason::malformed, where,
+                 "lists " + std::to_string(gpus) + " GPUs; a report is one node's, at most " + std::to_string(kMaxGpusPerNode) +
+                     " (gpucheck fleet reads many nodes' reports)"};
 }
 
 Problem unknown(const std::string& name, const std::string& why) {
@@ -116,18 +144,29 @@ void mark_ld_library_path_shadowing(Facts& facts) {
 }
 
 // Any text: its blocks, each read by its reader, merged (docs/report-formats.md).
-Result<ImportedReport> import_paste(std::string_view text, const std::string& name) {
+Result<ImportedReport> import_paste(std::string_view text, const std::string& name, const Deadline& deadline) {
   const PasteText p = paste_lines(text, name);
-  const auto blocks = split_paste(p);
+  if (p.lines.size() > kMaxReportLines)
+    return Problem{Reason::malformed, name,
+                   "has " + std::to_string(p.lines.size()) + " lines; a report is one node's, at most " + std::to_string(kMaxReportLines) +
+                       " lines (docs/robustness.md, Limits)"};
+  const auto stopped = [&](std::size_t line) {
+    return Problem{Reason::timed_out, name, "reading stopped at line " + std::to_string(line + 1) + " of " + std::to_string(p.lines.size()) +
+                                                ": the run's --timeout was reached"};
+  };
+  const auto split = split_paste(p, deadline);
+  if (split.stopped_at) return stopped(*split.stopped_at);
   Facts facts;
   ReportReading reading;
   reading.name = name;
   std::map<std::string, std::string> where;
   std::vector<char> understood(p.lines.size(), 0);
   std::optional<Problem> problem;
-  for (const auto& b : blocks) {
+  for (const auto& b : split.blocks) {
+    if (deadline.expired()) return stopped(b.first);
     BlockFacts read;
     b.reader->read(p, b.first, b.last, read);
+    if (auto too_many = over_gpu_limit(read.facts, p.span(b.first, b.last, std::string(b.reader->kind)))) return *too_many;
     const std::string kind = read.kind.value_or(std::string(b.reader->kind));
     if (read.problem) {
       if (!problem) problem = read.problem;
@@ -139,6 +178,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     reading.blocks.push_back(ReportBlock{kind, static_cast<int>(b.first + 1), static_cast<int>(b.last + 1), read.note});
     for (auto& st : read.stated) add_statement(reading.stated, st);
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
+    if (auto too_many = over_gpu_limit(facts, p.span(split.blocks.front().first, b.last, "paste"))) return *too_many;
   }
   if (reading.blocks.empty()) {
     if (problem) return *problem;
@@ -178,11 +218,15 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
   return ImportedReport{*format, std::move(facts)};
 }
 
-Result<ImportedReport> import_any(std::string_view text, std::string_view name_view) {
+Result<ImportedReport> import_any(std::string_view text, std::string_view name_view, const Deadline& deadline) {
   const std::string name(name_view);
   if (starts_with(text, "\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
   if (trim(text).empty()) return unknown(name, "the report is empty");
-  if (is_binary(text)) return unknown(name, "the report is binary data, not text");
+  if (const auto at = first_control(text)) {
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[*at]));
+    return unknown(name, "the report is binary data, not text (byte " + std::string(byte) + " at " + position(text, *at) + ")");
+  }
 
   const auto body = trim(text);
   if (body.front() == '{') {
@@ -199,22 +243,35 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
         return unknown(name, "gpucheck check JSON without its \"facts\" object");
       auto f = facts_from_json(dump_json(j["facts"]), name);
       if (!f) return f.problem();
+      if (auto too_many = over_gpu_limit(*f, name)) return *too_many;
       return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
     }
     if (head.find("\"gpucheck.facts/") != std::string_view::npos) {
       auto f = facts_from_json(text, name);
       if (!f) return f.problem();
+      if (auto too_many = over_gpu_limit(*f, name)) return *too_many;
       return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
     }
     return unknown(name, "JSON, but not gpucheck's facts (no \"schema\": \"gpucheck.facts/…\")");
   }
-  return import_paste(text, name);
+  // A stray byte that is not UTF-8 is replaced (U+FFFD), not a reason to
+  // refuse the whole paste; the note says where the first one was.
+  if (const auto at = first_invalid_utf8(text)) {
+    const std::string valid = to_valid_utf8(text);
+    auto r = import_paste(valid, name, deadline);
+    if (r)
+      r.value().facts.notes.push_back(Note{"report", "text encoding",
+                                           Problem{Reason::malformed, name,
+                                                   "bytes that are not UTF-8, first at " + position(text, *at) + ", read as U+FFFD"}});
+    return r;
+  }
+  return import_paste(text, name, deadline);
 }
 
 }  // namespace
 
-Result<ImportedReport> import_report(std::string_view text, std::string_view name) {
-  auto r = import_any(text, name);
+Result<ImportedReport> import_report(std::string_view text, std::string_view name, const Deadline& deadline) {
+  auto r = import_any(text, name, deadline);
   if (r) r.value().facts.from_report = true;
   return r;
 }

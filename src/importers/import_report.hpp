@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "facts/facts.hpp"
+#include "util/deadline.hpp"
 
 namespace gpucheck {
 
@@ -33,7 +34,9 @@ struct ImportedReport {
 // `name` is where the text came from (a path, "<stdin>"): it is the Problem's
 // `where` and the prefix of every fact's source. Errors (Reason::malformed):
 // empty or binary input, a format it does not know (the detail lists those
-// it does), or a known format it cannot read (with the field or line).
-Result<ImportedReport> import_report(std::string_view text, std::string_view name);
+// it does), or a known format it cannot read (with the field or line); a
+// report past a limit of facts/fact_limits.hpp (lines, GPUs). Reading stops
+// with Reason::timed_out, naming the line it reached, once `deadline` passes.
+Result<ImportedReport> import_report(std::string_view text, std::string_view name, const Deadline& deadline = Deadline::none());
 
 }  // namespace gpucheck

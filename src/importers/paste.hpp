@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "facts/facts.hpp"
+#include "util/deadline.hpp"
 
 namespace gpucheck {
 
@@ -56,7 +57,10 @@ enum class Opens {
 struct BlockReader {
   std::string_view kind;  // "collect_env", "nvidia-smi -L", …
   Opens (*opens)(const PasteText& p, std::size_t i);
-  // Whether line i still belongs to the block that opened at `first` (i > first).
+  // Whether line i still belongs to the block that opened at `first`. Asked
+  // for i = first + 1, first + 2, … until it says no, so a reader may assume
+  // every line before i continued the block; it must not scan back to
+  // `first` (that made a heading over 50,000 blank lines take 10 s).
   bool (*continues)(const PasteText& p, std::size_t first, std::size_t i);
   void (*read)(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out);
 };
@@ -74,8 +78,13 @@ struct PasteBlock {
 bool is_paste_filler(std::string_view trimmed_line);
 
 // The blocks of a paste, in order; lines outside them are not understood
-// (unless filler). Linear in the lines (each reader looks ahead a few lines at most).
-std::vector<PasteBlock> split_paste(const PasteText& p);
+// (unless filler). Linear in the lines (each reader looks ahead a few lines
+// at most). `stopped_at` is the line it reached when the deadline passed.
+struct PasteSplit {
+  std::vector<PasteBlock> blocks;
+  std::optional<std::size_t> stopped_at;
+};
+PasteSplit split_paste(const PasteText& p, const Deadline& deadline);
 
 // Merges `from` into `into`; a value `into` already holds differently is a
 // conflict (kept in `conflicts`, the fact keeps the first value).

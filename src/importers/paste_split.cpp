@@ -63,9 +63,10 @@ bool is_paste_filler(std::string_view t) {
          starts_with(t, "<summary") || t == "_No response_";
 }
 
-std::vector<PasteBlock> split_paste(const PasteText& p) {
+PasteSplit split_paste(const PasteText& p, const Deadline& deadline) {
   const auto& readers = block_readers();
-  std::vector<PasteBlock> blocks;
+  PasteSplit split;
+  auto& blocks = split.blocks;
   const std::size_t n = p.lines.size();
   // The surest opener of line i (nullptr: none), and how sure it is.
   auto opener = [&](std::size_t i, Opens& how) -> const BlockReader* {
@@ -82,7 +83,15 @@ std::vector<PasteBlock> split_paste(const PasteText& p) {
     return best;
   };
   std::size_t i = 0;
+  std::size_t next_look = 0;  // the clock is read every 4096 lines, not every line
   while (i < n) {
+    if (i >= next_look) {
+      if (deadline.expired()) {
+        split.stopped_at = i;
+        return split;
+      }
+      next_look = i + 4096;
+    }
     const auto t = p.trimmed(i);
     if (is_paste_filler(t)) {
       ++i;
@@ -111,7 +120,7 @@ std::vector<PasteBlock> split_paste(const PasteText& p) {
     blocks.push_back(PasteBlock{r, i, last});
     i = last + 1;
   }
-  return blocks;
+  return split;
 }
 
 }  // namespace gpucheck

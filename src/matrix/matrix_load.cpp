@@ -8,6 +8,7 @@
 #include "matrix/strict_json.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
+#include "util/utf8.hpp"
 
 namespace gpucheck {
 namespace {
@@ -41,7 +42,7 @@ class Loader {
     std::string schema;
     top.string("schema", schema, mv::non_empty);
     if (!schema.empty() && schema != kMatrixSchema)
-      problem(top.where("schema"), std::string("expected \"") + kMatrixSchema + "\", found \"" + schema + "\"");
+      problem(top.where("schema"), std::string("expected \"") + kMatrixSchema + "\", found " + quoted_value(schema));
     header(root, doc.name, top);
     for (const char* key : kDocumentKeys)
       if (root.contains(key) && std::string_view(key) != "schema" && !is_header(key)) section(root, doc.name, key);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "matrix/gpu_figures.hpp"
+#include "util/utf8.hpp"
 
 namespace gpucheck {
 
@@ -122,7 +123,7 @@ NgcRelease read_ngc_release(ObjectReader& r, std::vector<Problem>& problems) {
   const auto& release = n.release.text();
   if (!n.tag.empty() && !release.empty() && n.tag.rfind(release + "-", 0) != 0 && n.tag != release)
     problems.push_back(Problem{Reason::malformed, r.where("tag"),
-                               "expected a tag that begins with the release \"" + release + "-\", found \"" + n.tag + "\""});
+                               "expected a tag that begins with the release \"" + release + "-\", found " + quoted_value(n.tag)});
   return n;
 }
 
@@ -150,7 +151,7 @@ DriverBranch read_driver_branch(ObjectReader& r, std::vector<Problem>& problems)
   r.string("kind", kind, mv::non_empty);
   if (auto k = driver_branch_kind_named(kind)) b.kind = *k;
   else if (!kind.empty())
-    problems.push_back(Problem{Reason::malformed, r.where("kind"), "expected one of " + driver_branch_kind_names() + ", found \"" + kind + "\""});
+    problems.push_back(Problem{Reason::malformed, r.where("kind"), "expected one of " + driver_branch_kind_names() + ", found " + quoted_value(kind)});
   r.optional_string("end_of_life", b.end_of_life, mv::year_month);
   r.sources(b.sources);
   r.reject_unknown_keys();

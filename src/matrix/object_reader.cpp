@@ -5,6 +5,7 @@
 
 #include "matrix/strict_json.hpp"
 #include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 namespace gpucheck {
 
@@ -53,7 +54,7 @@ bool ObjectReader::check_string(const json& v, Place at, matrix_values::Check ch
   }
   const auto& s = v.get_ref<const std::string&>();
   if (auto expected = check(s)) {
-    problem(spell(at), "expected " + *expected + ", found \"" + s + "\"");
+    problem(spell(at), "expected " + *expected + ", found " + quoted_value(s));
     return false;
   }
   out = s;
@@ -101,7 +102,7 @@ void ObjectReader::string_list(const char* key, std::vector<std::string>& out, m
 // check; it is reported rather than stored as an empty version.
 std::optional<Version> ObjectReader::parsed(const std::string& text, Place at) {
   auto v = Version::parse(text);
-  if (!v) problem(spell(at), "expected a version, found \"" + text + "\"");
+  if (!v) problem(spell(at), "expected a version, found " + quoted_value(text));
   return v;
 }
 
@@ -238,9 +239,7 @@ std::string describe_json(const json& v) {
     case json::value_t::null: return "null";
     case json::value_t::boolean: return std::string("a boolean ") + (v.get<bool>() ? "true" : "false");
     case json::value_t::string: {
-      auto s = v.get<std::string>();
-      if (s.size() > 60) s = s.substr(0, 57) + "...";
-      return "a string \"" + s + "\"";
+      return "a string \"" + clip_text(v.get_ref<const std::string&>(), 60) + "\"";
     }
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:

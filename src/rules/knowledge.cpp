@@ -4,6 +4,7 @@
 #include "matrix/matrix_load.hpp"
 #include "matrix/strict_json.hpp"
 #include "rules/xid_rules.hpp"
+#include "util/utf8.hpp"
 
 namespace gpucheck {
 
@@ -29,6 +30,12 @@ KnowledgeCheck check_knowledge(const std::vector<MatrixDocument>& docs, MatrixRo
       rules.rules.insert(rules.rules.end(), xids.rules.begin(), xids.rules.end());
       out.knowledge = Knowledge{std::move(*tables.matrix), std::move(rules.rules)};
     }
+  }
+  // A problem quotes what it found: a 20 MB string in a matrix is named by
+  // its start and size, not echoed whole to the terminal.
+  for (auto& p : out.problems) {
+    p.where = clip_text(p.where, 300);
+    p.detail = clip_text(p.detail, 600);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 namespace gpucheck {
 
@@ -35,8 +36,8 @@ std::optional<Words> words(const std::string& severity, const std::string& actio
                            std::vector<Problem>& problems) {
   const auto s = parse_severity(severity);
   const auto a = action_named(action);
-  if (!s) problems.push_back(Problem{Reason::malformed, where + "/severity", "expected \"error\", \"warning\" or \"info\", found \"" + severity + "\""});
-  if (!a) problems.push_back(Problem{Reason::malformed, where + "/action", "expected one of " + action_names() + ", found \"" + action + "\""});
+  if (!s) problems.push_back(Problem{Reason::malformed, where + "/severity", "expected \"error\", \"warning\" or \"info\", found " + quoted_value(severity)});
+  if (!a) problems.push_back(Problem{Reason::malformed, where + "/action", "expected one of " + action_names() + ", found " + quoted_value(action)});
   if (!s || !a) return std::nullopt;
   return Words{*s, *a};
 }

@@ -10,6 +10,9 @@ class Deadline {
  public:
   using Clock = std::chrono::steady_clock;
   explicit Deadline(std::chrono::milliseconds budget) : end_(Clock::now() + budget) {}
+  explicit Deadline(Clock::time_point end) : end_(end) {}
+  // For a caller with no run to bound (a test, a bench): a year.
+  static Deadline none() { return Deadline(std::chrono::hours(24 * 365)); }
   std::chrono::milliseconds left() const {
     const auto l = std::chrono::duration_cast<std::chrono::milliseconds>(end_ - Clock::now());
     return l.count() > 0 ? l : std::chrono::milliseconds(0);

@@ -25,6 +25,8 @@ std::string to_valid_utf8(std::string_view s);
 // bytes, else its first max bytes (never half a character) and "… (N bytes)".
 // A 20 MB string in a matrix is named, not echoed.
 std::string clip_text(std::string_view s, std::size_t max);
+// The same in double quotes, at most 60 bytes of it: `found "…"` in a problem.
+inline std::string quoted_value(std::string_view s) { return "\"" + clip_text(s, 60) + "\""; }
 
 inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
 

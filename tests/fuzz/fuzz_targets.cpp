@@ -1,5 +1,7 @@
 #include "fuzz_targets.hpp"
 
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "host/elf.hpp"
@@ -35,6 +37,7 @@
 #include "parse/sys_path_answer.hpp"
 #include "report/fleet_report.hpp"
 #include "report/reports.hpp"
+#include "report/terminal.hpp"
 #include "update/bundle.hpp"
 #include "update/matrix_cache.hpp"
 #include "update/signing.hpp"
@@ -43,11 +46,22 @@
 namespace gpucheck::fuzz {
 namespace {
 
+// The oracle beyond "no crash": a JSON document a command writes parses,
+// as a file (--output) and as standard output after the terminal filter
+// (where a DEL once became the invalid escape \x7f). A violation throws,
+// which libFuzzer reports as a crash and the replay test as a failure.
+void must_parse(const std::string& json_text, const char* what) {
+  if (!nlohmann::json::accept(json_text)) throw std::runtime_error(std::string("oracle: ") + what + " is not valid JSON");
+  std::string shown;
+  terminal_safe(json_text, false, true, shown);
+  if (!nlohmann::json::accept(shown)) throw std::runtime_error(std::string("oracle: ") + what + " on standard output is not valid JSON");
+}
+
 // What a command prints after reading: both writers, so a fact that the
 // reader let through and a writer cannot take is found too.
 void render(const Facts& f) {
   const ReportOptions o{false, "fuzz"};
-  (void)render_facts_json(f, o);
+  must_parse(render_facts_json(f, o), "the facts JSON");
   (void)render_facts_text(f, o);
 }
 
@@ -139,7 +153,7 @@ void fleet_report(std::string_view in) {
   fleet.push_back({"fuzz.json", read_node_report(std::string(in), "fuzz.json")});
   const FleetSummary s = summarize_fleet(fleet);
   (void)render_fleet_text(s);
-  (void)render_fleet_json(s, "0");
+  must_parse(render_fleet_json(s, "0"), "the fleet JSON");
   (void)render_fleet_markdown(s);
 }
 
@@ -147,7 +161,7 @@ void fleet_report(std::string_view in) {
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
-      {"report", report, "tests/data/reports;tests/data/nvsmi;tests/data/kernels;tests/fixtures/golden;tests/data/corpus;tests/data/pastes"},
+      {"report", report, "tests/data/reports;tests/data/nvsmi;tests/data/kernels;tests/fixtures/golden;tests/data/corpus;tests/data/pastes;tests/data/pastes-real;../shared/corpus"},
       {"manifest", manifest, "tests/fixtures/hosts"},
       {"lockfile", lockfile, "tests/fixtures/golden"},
       {"matrix", matrix, "matrix;tests/data/matrix-broken;tests/data/matrix-broken-rules"},

@@ -3,7 +3,12 @@
 # seeded from the inputs it names plus its regressions, and prints the
 # executions each made. Exit 1 if any input crashed, hung or tripped a
 # sanitizer: the input is kept as tests/fuzz/regressions/<target>/crash-*
-# (commit it with the fix) and the reason printed.
+# (commit it with the fix) and the reason printed. Beyond crashes, each
+# target checks that the JSON it writes parses, fuzz_main.cpp that an input
+# takes time in proportion to its size, and libFuzzer that memory stays
+# under -rss_limit_mb and no allocation passes -malloc_limit_mb;
+# edge-numbers.dict puts the numbers that broke readers (±2^31, 2^64, 1e19,
+# NaN) into every mutated document.
 # Usage: tests/fuzz/run-fuzz.sh [SECONDS=20] [BINARY=build/fuzz/tests/fuzz/gpucheck_fuzz]
 set -euo pipefail
 
@@ -39,7 +44,8 @@ for t in $targets; do
   log=$work/$t.log
   set +e
   GPUCHECK_FUZZ_TARGET=$t ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
+    "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -max_len=262144 -print_final_stats=1 \
+    -dict="$here/tests/fuzz/edge-numbers.dict" \
     -artifact_prefix="$here/tests/fuzz/regressions/$t/crash-" "$corpus" > "$log" 2>&1
   rc=$?
   set -e

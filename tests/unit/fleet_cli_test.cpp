@@ -102,7 +102,7 @@ TEST_CASE("fleet: unreadable, garbage, truncated and huge reports are listed, ne
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   const auto f = run_gpucheck({"fleet", fifo.string(), (lone.path() / "ok.json").string()});
   CHECK(f.exit_code == 1);
-  CHECK_THAT(f.out, Catch::Contains("fifo.json: not a regular file"));
+  CHECK_THAT(f.out, Catch::Contains("fifo.json: is not a regular file"));
 }
 
 TEST_CASE("fleet: usage errors exit 2", "[cli][fleet]") {

@@ -128,6 +128,19 @@ TEST_CASE("a hung cuInit costs the driver API only: the failing host fails in ti
   CHECK(rules.count("unverified-cuda_driver_api") == 1);
   CHECK(timed_out_of(j).count("cuda_driver_api") == 1);
   CHECK(hung.seconds < 5 + kSlackSeconds);
+
+  // Both hung: nvidia-smi ran beside the driver call, for its own time, and
+  // its note says how long (it said "killed after 0 ms", the time left).
+  auto both = timed_run({env[0], env[1], env[2], "PATH=" + hung_nvidia_smi(t) + ":/usr/bin:/bin"},
+                        {"--timeout", "3", "check", "--json", "--gpus", "1"});
+  REQUIRE(both.r.exit_code == 1);
+  std::string smi_detail;
+  const auto report = json::parse(both.r.out);
+  for (auto& n : report["facts"]["notes"])
+    if (n["subject"] == "nvidia_smi" && n["reason"] == "timed_out") smi_detail = n["detail"].get<std::string>();
+  INFO(smi_detail);
+  CHECK_THAT(smi_detail, Catch::StartsWith("killed after "));
+  CHECK_THAT(smi_detail, !Catch::StartsWith("killed after 0 ms"));
 }
 
 TEST_CASE("a cuInit that crashes is unverified, not a pass", "[cli][gate][fake_cuda]") {

@@ -165,6 +165,41 @@ TEST_CASE("a corrupt ld.so.cache is a clear error, never a crash", "[ld_cache][b
   CHECK_FALSE(parse_ld_cache(junk));
 }
 
+namespace {
+// A synthetic new-format cache: `entries` entries whose name and path both
+// point at one string, `text` (the 2026-12-03 audit's D4 shape).
+std::string cache_pointing_at(std::uint32_t entries, const std::string& text) {
+  std::string c = "glibc-ld.so.cache1.1";
+  auto u32 = [&](std::uint32_t v) { c.append(reinterpret_cast<const char*>(&v), 4); };
+  u32(entries);
+  c.resize(48, '\0');
+  const auto at = static_cast<std::uint32_t>(48 + 24 * static_cast<std::size_t>(entries));
+  for (std::uint32_t i = 0; i < entries; ++i) {
+    u32(0x0303);
+    u32(at);
+    u32(at);
+    u32(0);
+    c.append(8, '\0');
+  }
+  return c + text;
+}
+}  // namespace
+
+TEST_CASE("a crafted ld.so.cache costs no more than its size", "[ld_cache][bad-input]") {
+  // 885 entries at 4 MB without a NUL: each was copied whole (6 GB).
+  const auto endless = parse_ld_cache(cache_pointing_at(885, std::string(4'000'000, 'A')));
+  REQUIRE_FALSE(endless);
+  CHECK_THAT(endless.problem().detail, Catch::Contains("without its end"));
+  // 100,000 entries sharing one 4,000-byte string: 800 MB of copies from 2.4 MB.
+  const auto shared = parse_ld_cache(cache_pointing_at(100'000, std::string(4'000, 'A') + '\0'));
+  REQUIRE_FALSE(shared);
+  // The same string under a few entries is a cache.
+  const auto fine = parse_ld_cache(cache_pointing_at(3, "libcuda.so.1" + std::string(1, '\0')));
+  REQUIRE(fine);
+  CHECK(fine->size() == 3);
+  CHECK(fine->front().name == "libcuda.so.1");
+}
+
 TEST_CASE("the library locator follows the loader's order", "[host][library]") {
   TempDir t;
   write_file(t.path() / "opt/old-cuda/libcudnn.so.9", "");

@@ -227,7 +227,7 @@ TEST_CASE("check: exit codes a launcher relies on", "[rules][cli]") {
   // --from: a missing file, an unknown format, and --root beside it.
   auto missing = run_gpucheck({"--from", "/nonexistent/report.txt", "check"});
   CHECK(missing.exit_code == 2);
-  CHECK_THAT(missing.err, Catch::Contains("cannot read --from /nonexistent/report.txt"));
+  CHECK_THAT(missing.err, Catch::Contains("--from /nonexistent/report.txt: no such report"));
   test::TempDir t;
   test::write_file(t.path() / "prose.txt", "my GPU does not work, please help\n");
   auto prose = run_gpucheck({"--from", (t.path() / "prose.txt").string(), "check"});
