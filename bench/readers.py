@@ -9,7 +9,7 @@ the memory added per MiB stay flat as the input grows; docs/PERFORMANCE.md
 the limits that stop an input before it costs more.
 
     reader         command                               grown from
-    paste          check --from F                        a real collect_env (tests/data/reports), repeated
+    paste          check --from F                        a real collect_env (tests/data/reports), its pip list grown
     paste-smi      check --from F                        a real nvidia-smi table (tests/data/reports/nvsmi_table), repeated
     paste-real     check --from F                        the 100 real pastes of tests/data/pastes-real, repeated
     facts-json     check --from F                        a golden facts JSON with its notes repeated
@@ -49,17 +49,22 @@ def whole_units(unit, size):
 
 
 def run(cmd, cwd):
-    start = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    err = p.stderr.read().decode(errors="replace")
-    return time.monotonic() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), err
+    # Through time(1): Linux keeps a process's peak RSS across fork and exec,
+    # so a child of this (large) Python would report Python's peak.
+    p = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    lines = p.stderr.decode(errors="replace").strip().splitlines()
+    seconds, kib = lines[-1].split()
+    return float(seconds), int(kib) / 1024, p.returncode, "\n".join(l for l in lines[:-1] if not l.startswith("Command exited"))
 
 
 def paste(size, work, _):
-    text = open(src("tests/data/reports/collect_env/pt139298-h100x8-torch2.5.0rc10-partial.txt"), "rb").read()
+    # One node's collect_env whose environment grows: a pip list of `size` bytes.
+    text = open(src("tests/data/reports/collect_env/pt17009-pascal8-torch0.4.1-partial.txt"), "rb").read()
+    at = text.index(b"Versions of relevant libraries:")
+    at = text.index(b"\n", at) + 1
+    pins = b"".join(b"[pip3] bench-package-%07d==1.0.%d\n" % (i, i % 100) for i in range(max(1, size // 36)))
     path = os.path.join(work, "paste.txt")
-    open(path, "wb").write(repeat(text + b"\n", size))
+    open(path, "wb").write(text[:at] + pins[:max(0, size - len(text))] + text[at:])
     return ["check", "--from", path]
 
 
@@ -81,7 +86,7 @@ def facts_json(size, work, _):
     facts = json.load(open(src("tests/fixtures/golden/h100-sxm-8gpu.json")))
     note = facts["notes"][0] if facts.get("notes") else {"subject": "report", "item": "x", "reason": "absent", "where": "x", "detail": "x"}
     unit = len(json.dumps(note)) + 2
-    facts["notes"] = [dict(note, item=f"{note['item']} {i}") for i in range(whole_units(b"x" * unit, size))]
+    facts["notes"] = [dict(note, item=f"{note['item']} {i}") for i in range(max(1, (size - 4096) // unit))]
     path = os.path.join(work, "facts.json")
     json.dump(facts, open(path, "w"))
     return ["check", "--from", path]
@@ -122,16 +127,17 @@ def ld_cache(size, work, _):
     # A valid new-format cache (glibc-ld.so.cache1.1): one 24-byte entry and
     # two strings per library, as ldconfig writes for a large /usr/lib.
     n = max(1, size // 80)
-    strings, entries = b"", b""
+    strings, entries, used = [], [], 0
     base = 48 + 24 * n
     for i in range(n):
-        name = b"libbench%06d.so.1" % i
+        name = b"libbench%07d.so.1" % i
         path = b"/usr/lib/x86_64-linux-gnu/" + name
-        at = base + len(strings)
-        strings += path + b"\0"
-        entries += struct.pack("<iIIIQ", 0x303, at + len(path) - len(name), at, 0, 0)
-    header = (b"glibc-ld.so.cache1.1" + struct.pack("<II", n, len(strings))).ljust(48, b"\0")
-    open(os.path.join(snap, "etc/ld.so.cache"), "wb").write(header + entries + strings)
+        at = base + used
+        strings.append(path + b"\0")
+        used += len(path) + 1
+        entries.append(struct.pack("<iIIIQ", 0x303, at + len(path) - len(name), at, 0, 0))
+    header = (b"glibc-ld.so.cache1.1" + struct.pack("<II", n, used)).ljust(48, b"\0")
+    open(os.path.join(snap, "etc/ld.so.cache"), "wb").write(header + b"".join(entries) + b"".join(strings))
     return ["--root", snap, "probe"]
 
 
@@ -175,7 +181,7 @@ def main():
             if len(read) >= 2 and read[-1][0] > read[-2][0]:
                 (s0, t0, m0, _), (s1, t1, m1, _) = read[-2], read[-1]
                 mib = (s1 - s0) / (1 << 20)
-                slope = f"{1000 * (t1 - t0) / mib:.0f} | {(m1 - m0) / mib:.1f}"
+                slope = f"{1000 * (t1 - t0) / mib:.1f} | {(m1 - m0) / mib:.1f}"
             else:
                 slope = "– | –"
             print(f"| {name} | " + " | ".join(cells) + f" | {slope} |", flush=True)

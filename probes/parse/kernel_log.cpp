@@ -31,9 +31,10 @@ std::vector<XidEvent> parse_xid_events(std::string_view log) {
     if (!starts_with(rest, ": ")) continue;
     rest.remove_prefix(2);
     const auto comma = rest.find(',');
-    auto code = parse_int(rest.substr(0, comma));
+    // In range or no Xid: 2^32 + 79 wrapped into an int would read as Xid 79.
+    auto code = parse_int_in(rest.substr(0, comma), 0, 1 << 20);
     if (!code) continue;
-    e.xid = static_cast<int>(*code);
+    e.xid = *code;
     e.message = comma == std::string_view::npos ? "" : std::string(trim(rest.substr(comma + 1)));
     out.push_back(std::move(e));
   }

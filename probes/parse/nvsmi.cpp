@@ -2,6 +2,7 @@
 #include "parse/nvsmi_labels.hpp"
 
 #include <iterator>
+#include <limits>
 #include <pugixml.hpp>
 
 #include "facts/fact_limits.hpp"
@@ -67,8 +68,10 @@ std::optional<long long> leading_int(const std::optional<std::string>& v) {
 }
 
 std::optional<int> as_int(const std::optional<std::string>& v) {
+  // Outside int's range is no reading: a wrapped 2^32 + 80 would read as 80.
   auto n = leading_int(v);
-  return n ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
+  if (!n || *n < std::numeric_limits<int>::min() || *n > std::numeric_limits<int>::max()) return std::nullopt;
+  return static_cast<int>(*n);
 }
 
 std::optional<double> as_double(const std::optional<std::string>& v) {

@@ -89,7 +89,7 @@ void second_row(const std::vector<std::string_view>& c, SmiGpu& g) {
     if (!s || s->back() != 'W') return std::nullopt;
     return parse_double(std::string_view(*s).substr(0, s->size() - 1));
   };
-  if (auto t = match(c[0], kTemp)) g.temperature_c = static_cast<int>(*parse_int(*t));
+  if (auto t = match(c[0], kTemp)) g.temperature_c = parse_int_in(*t, -273, 1000);
   g.power_draw_w = watts(match(c[0], kPower, 1));
   g.power_limit_w = watts(match(c[0], kPower, 2));
   if (auto m = match(c[1], kMemory, 2)) g.memory_total_mib = parse_int(*m);

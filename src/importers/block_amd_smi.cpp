@@ -59,7 +59,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
       // "196288 MB"
       const auto n = parse_int(first_word(kv->value));
       const auto unit = trim(kv->value.substr(first_word(kv->value).size()));
-      if (n && (unit == "MB" || unit == "MiB")) node->vram_bytes = static_cast<std::uint64_t>(*n) << 20;
+      if (n && *n >= 0 && *n < (std::int64_t{1} << 40) && (unit == "MB" || unit == "MiB")) node->vram_bytes = static_cast<std::uint64_t>(*n) << 20;
     } else if (section == "DRIVER" && kv->key == "VERSION" && looks_like_version(kv->value)) {
       out.facts.software.rocm.amdgpu_module_version = std::string(kv->value);
       out.where["software.rocm.amdgpu_module_version"] = p.at(k);

@@ -52,7 +52,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
       out.where["python.version"] = p.at(k);
     } else if (starts_with(kv->key, "jax.devices (")) {
       // "jax.devices (8 total, 8 local): [CudaDevice(id=0) …]": the devices jax sees.
-      if (auto n = parse_int(first_word(kv->key.substr(13)))) report_deep(env, "jax").device_count = static_cast<int>(*n);
+      if (auto n = parse_int_in(first_word(kv->key.substr(13)), 0, 1 << 20)) report_deep(env, "jax").device_count = n;
       report_deep(env, "jax").cuda_available = kv->value.find("CudaDevice") != std::string_view::npos ||
                                                kv->value.find("cuda(id=") != std::string_view::npos;
     } else if (kv->key == "platform") {

@@ -84,7 +84,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
         case Field::driver: s.driver_version = v; out.where["nvidia_smi.driver_version"] = p.at(k); break;
         case Field::bus_id: break;  // kept below: the report's GPU ids join the other blocks' by index
         case Field::uuid: g.uuid = v; break;
-        case Field::memory_total: if (auto n = number(*v)) g.memory_total_mib = static_cast<std::int64_t>(*n); break;
+        case Field::memory_total: if (auto n = number(*v); n && *n >= 0 && *n < 1e12) g.memory_total_mib = static_cast<std::int64_t>(*n); break;
         case Field::compute_cap: cc = v; break;
         case Field::power_limit: g.power_limit_w = number(*v); break;
         case Field::persistence: g.persistence_mode = v; break;
@@ -92,7 +92,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
         case Field::mig_mode: g.mig_mode_current = v; break;
         case Field::vbios: g.vbios = v; break;
         case Field::serial: g.serial = v; break;
-        case Field::temperature: if (auto n = number(*v)) g.temperature_c = static_cast<int>(*n); break;
+        case Field::temperature: if (auto n = number(*v); n && *n > -273 && *n < 1000) g.temperature_c = static_cast<int>(*n); break;
         case Field::other: break;
       }
     }

@@ -21,9 +21,9 @@ std::optional<ListedGpu> gpu_line(std::string_view t) {
   const auto colon = t.find(':');
   const auto open = t.rfind(" (UUID: ");
   if (colon == std::string_view::npos || open == std::string_view::npos || open < colon || t.back() != ')') return std::nullopt;
-  const auto index = parse_int(t.substr(4, colon - 4));
-  if (!index || *index < 0 || *index > 4096) return std::nullopt;
-  return ListedGpu{static_cast<int>(*index), trim(t.substr(colon + 1, open - colon - 1)), t.substr(open + 8, t.size() - open - 9)};
+  const auto index = parse_int_in(t.substr(4, colon - 4), 0, 4096);
+  if (!index) return std::nullopt;
+  return ListedGpu{*index, trim(t.substr(colon + 1, open - colon - 1)), t.substr(open + 8, t.size() - open - 9)};
 }
 
 bool mig_line(std::string_view t) { return starts_with(t, "MIG ") && t.find("(UUID: MIG-") != std::string_view::npos; }

@@ -132,7 +132,7 @@ bool set(Expr x, std::string_view raw, const std::string& source, BlockFacts& ou
       (x == Expr::available ? deep.cuda_available : deep.bf16_supported) = v == "True";
       return true;
     case Expr::count:
-      if (auto n = parse_int(v)) deep.device_count = static_cast<int>(*n);
+      if (auto n = parse_int_in(v, 0, 1 << 20)) deep.device_count = n;
       return deep.device_count.has_value();
     case Expr::arch_list: {
       auto l = arch_list(v);

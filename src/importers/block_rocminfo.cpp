@@ -34,7 +34,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
   for (std::size_t k = first; k <= last; ++k) {
     const auto t = p.trimmed(k);
     if (starts_with(t, "Agent ")) {
-      if (auto n = parse_int(t.substr(6))) agents.push_back(Agent{static_cast<int>(*n), k, {}, {}, {}, {}, {}, {}});
+      if (auto n = parse_int_in(t.substr(6), 0, 1 << 20)) agents.push_back(Agent{*n, k, {}, {}, {}, {}, {}, {}});
       continue;
     }
     if (agents.empty()) continue;

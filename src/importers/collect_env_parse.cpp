@@ -58,9 +58,9 @@ bool is_key_line(std::string_view text, std::string_view wanted) {
 std::optional<ReportGpuLine> gpu_line(std::string_view line, int number) {
   auto kv = split_key(line);
   if (!kv || !starts_with(kv->key, "GPU ") || kv->value.empty()) return std::nullopt;
-  const auto index = parse_int(kv->key.substr(4));
+  const auto index = parse_int_in(kv->key.substr(4), 0, 1 << 20);
   if (!index) return std::nullopt;
-  ReportGpuLine g{static_cast<int>(*index), std::string(kv->value), std::nullopt, number};
+  ReportGpuLine g{*index, std::string(kv->value), std::nullopt, number};
   if (const auto u = g.name.find(" (UUID: "); u != std::string::npos && g.name.back() == ')') {
     g.uuid = g.name.substr(u + 8, g.name.size() - u - 9);
     g.name.resize(u);

@@ -85,7 +85,11 @@ std::optional<Problem> write_via_temporary(const std::string& path, std::string_
                        "; gpucheck replaces only a regular file (remove it, or write to the file itself)"};
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string prefix = (dir / ("." + target.filename().string() + ".tmp-")).string();
+  // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict) on "." + string.
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".tmp-";
+  const std::string prefix = (dir / name).string();
   std::string tmpl;
   // Written unnamed first (O_TMPFILE) and named only when whole: a run
   // killed while writing leaves nothing behind. Where the file system or
@@ -120,9 +124,9 @@ std::optional<Problem> write_via_temporary(const std::string& path, std::string_
     const std::string self = "/proc/self/fd/" + std::to_string(fd);
     std::random_device random;
     for (int attempt = 0; tmpl.empty() && attempt < 16; ++attempt) {
-      std::string name = prefix;
-      for (int i = 0; i < 6; ++i) name += "abcdefghijklmnopqrstuvwxyz0123456789"[random() % 36];
-      if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) tmpl = name;
+      std::string candidate = prefix;
+      for (int i = 0; i < 6; ++i) candidate += "abcdefghijklmnopqrstuvwxyz0123456789"[random() % 36];
+      if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW) == 0) tmpl = candidate;
       else if (errno != EEXIST) break;
     }
     if (tmpl.empty()) {  // no /proc: write it again, named from the start

@@ -66,6 +66,12 @@ std::optional<long long> parse_int(std::string_view s, int base) {
   return v;
 }
 
+std::optional<int> parse_int_in(std::string_view s, int lo, int hi) {
+  const auto v = parse_int(s);
+  if (!v || *v < lo || *v > hi) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
 std::optional<double> parse_double(std::string_view s) {
   s = trim(s);
   if (s.empty()) return std::nullopt;

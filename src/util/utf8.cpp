@@ -80,4 +80,11 @@ std::string clip_text(std::string_view s, std::size_t max) {
   return std::string(s.substr(0, cut)) + "… (" + std::to_string(s.size()) + " bytes)";
 }
 
+std::string quoted_value(std::string_view s) {
+  std::string out = "\"";  // appended piece by piece: GCC 12 at -O3 warns (-Wrestrict) on "\"" + string
+  out += clip_text(s, 60);
+  out += '"';
+  return out;
+}
+
 }  // namespace gpucheck

@@ -26,7 +26,7 @@ std::string to_valid_utf8(std::string_view s);
 // A 20 MB string in a matrix is named, not echoed.
 std::string clip_text(std::string_view s, std::size_t max);
 // The same in double quotes, at most 60 bytes of it: `found "…"` in a problem.
-inline std::string quoted_value(std::string_view s) { return "\"" + clip_text(s, 60) + "\""; }
+std::string quoted_value(std::string_view s);
 
 inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
 

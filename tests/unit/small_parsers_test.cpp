@@ -8,6 +8,7 @@
 #include "parse/os_release.hpp"
 #include "parse/pci.hpp"
 #include "test_support.hpp"
+#include "util/strings.hpp"
 
 using namespace gpucheck;
 using gpucheck::test::data;
@@ -98,6 +99,19 @@ TEST_CASE("os-release", "[os_release]") {
   CHECK(r.version_codename == "jammy");
   CHECK_FALSE(parse_os_release("").id);
   CHECK(parse_os_release("ID='rhel'\n").id == "rhel");
+}
+
+TEST_CASE("a number read from text is range-checked into its int, never wrapped", "[kernel_log][bad-input]") {
+  CHECK(parse_int_in("79", 0, 1 << 20) == 79);
+  CHECK_FALSE(parse_int_in("4294967375", 0, 1 << 20));  // 2^32 + 79
+  CHECK_FALSE(parse_int_in("99999999999999999999", 0, 1 << 20));
+  CHECK_FALSE(parse_int_in("-1", 0, 1 << 20));
+  // A crafted kernel log cannot pass 2^32 + 79 off as Xid 79.
+  const auto wrapped = parse_xid_events("[171167.6] NVRM: Xid (PCI:0009:01:00): 4294967375, pid=1, fallen off the bus\n"
+                                        "[171167.7] NVRM: Xid (PCI:0009:01:00): 79, pid=1, GPU has fallen off the bus\n");
+  REQUIRE(wrapped.size() == 1);
+  CHECK(wrapped[0].xid == 79);
+  CHECK(wrapped[0].seconds_since_boot == Approx(171167.7));
 }
 
 TEST_CASE("Xid events from dmesg text (real gpud fixtures)", "[kernel_log]") {
