@@ -128,6 +128,12 @@ void finish_cuda_driver_api(ProbeContext& ctx) {
       cd.name = json_field<std::string>(d, "name");
       cd.uuid = json_field<std::string>(d, "uuid");
       cd.compute_capability = json_field<std::string>(d, "compute_capability");
+      if (cd.compute_capability && !Version::parse(*cd.compute_capability)) {
+        ctx.note("cuda_driver_api", "device " + std::to_string(cd.ordinal) + " compute capability",
+                 Problem{Reason::malformed, c.library.value_or("libcuda"),
+                         "cuDeviceGetAttribute answered " + clip_text(*cd.compute_capability, 40) + ", not MAJOR.MINOR"});
+        cd.compute_capability.reset();
+      }
       cd.sm_count = json_field<int>(d, "sm_count");
       cd.memory_bytes = json_field<std::uint64_t>(d, "memory_bytes");
       if (auto b = json_field<std::string>(d, "pci_bus_id")) cd.pci_bus_id = normalize_pci_bus_id(*b);

@@ -28,8 +28,11 @@ void add_snapshot_command(CLI::App& app, const GlobalOptions& g, CommandRun& act
         std::cerr << "gpucheck: snapshot not written: " << written.problem().where << ": " << written.problem().detail << "\n";
         return kExitUsage;
       }
-      std::cout << "Snapshot written to " << *written << " (" << facts.notes.size() << " unknown facts recorded with their reasons).\n"
-                << "Replay it with: gpucheck --root " << *written << " probe\n";
+      if (written->leftovers_removed > 0)
+        std::cerr << "gpucheck: removed " << written->leftovers_removed << " temporary director"
+                  << (written->leftovers_removed == 1 ? "y" : "ies") << " that killed snapshot runs left beside it\n";
+      std::cout << "Snapshot written to " << written->dir << " (" << facts.notes.size() << " unknown facts recorded with their reasons).\n"
+                << "Replay it with: gpucheck --root " << written->dir << " probe\n";
       return kExitOk;
     };
   });

@@ -11,4 +11,10 @@ std::size_t gpus_listed(const Facts& f) {
   return n;
 }
 
+std::size_t packages_listed(const Facts& f) {
+  std::size_t n = 0;
+  for (const auto& env : f.software.python) n = std::max(n, env.distributions.size());
+  return n;
+}
+
 }  // namespace gpucheck

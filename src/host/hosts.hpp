@@ -108,8 +108,13 @@ class RecordingHost final : public Host {
   bool is_live() const override { return inner_.is_live(); }
 
   // Lays the recording out under `out` (which must not exist yet), through a
-  // temporary sibling directory renamed into place at the end.
-  Result<std::string> write_snapshot(const std::string& out, const std::string& description) const;
+  // temporary sibling directory renamed into place at the end; first removes
+  // the temporary directories that killed runs left beside it.
+  struct WrittenSnapshot {
+    std::string dir;
+    std::size_t leftovers_removed = 0;
+  };
+  Result<WrittenSnapshot> write_snapshot(const std::string& out, const std::string& description) const;
 
  private:
   // Follows `path` component by component through the inner host, noting

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "host/hosts.hpp"
+#include "host/snapshot_leftovers.hpp"
 #include "util/paths.hpp"
 #include "util/strings.hpp"
 
@@ -211,15 +212,22 @@ bool write_all(int fd, std::string_view text, off_t offset) {
 
 }  // namespace
 
-Result<std::string> RecordingHost::write_snapshot(const std::string& out, const std::string& description) const {
+Result<RecordingHost::WrittenSnapshot> RecordingHost::write_snapshot(const std::string& out, const std::string& description) const {
   std::error_code ec;
   if (struct stat st {}; ::lstat(out.c_str(), &st) == 0)
     return Problem{Reason::failed, out, "already exists; choose a new --out directory"};
   const fs::path final_dir = fs::absolute(out, ec).lexically_normal();
   // A fresh directory of our own beside the target: an X.tmp-* already there
-  // (another run's, or a user's) is never touched.
-  std::string tmpl = (final_dir.parent_path() / (final_dir.filename().string() + ".tmp-XXXXXX")).string();
-  if (!::mkdtemp(tmpl.data())) return Problem{Reason::failed, tmpl, std::string("cannot create: ") + std::strerror(errno)};
+  // is left alone unless its name says its writer is gone.
+  const std::size_t leftovers = remove_dead_snapshot_leftovers(final_dir.parent_path().string());
+  // Named for its writer from the moment it exists, so a kill at any point
+  // leaves a directory the next run can recognise as dead.
+  const auto me = this_snapshot_writer();
+  std::string tmpl = (final_dir.parent_path() / (me ? snapshot_temp_name(final_dir.filename().string(), *me)
+                                                    : final_dir.filename().string() + ".tmp-XXXXXX"))
+                         .string();
+  if (me ? ::mkdir(tmpl.c_str(), 0700) != 0 : !::mkdtemp(tmpl.data()))
+    return Problem{Reason::failed, tmpl, std::string("cannot create: ") + std::strerror(errno)};
   const fs::path tmp = tmpl;
   const Fd base(::open(tmpl.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   auto fail = [&](const std::string& where, const std::string& why) {
@@ -306,7 +314,7 @@ Result<std::string> RecordingHost::write_snapshot(const std::string& out, const 
     if (err == EEXIST || err == ENOTEMPTY) return fail(out, "already exists (another run wrote it first); choose a new --out directory");
     return fail(final_dir.string(), std::strerror(err));
   }
-  return final_dir.string();
+  return WrittenSnapshot{final_dir.string(), leftovers};
 }
 
 }  // namespace gpucheck

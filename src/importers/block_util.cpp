@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "parse/local_tag.hpp"
+#include "facts/fact_limits.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -124,7 +125,8 @@ void add_distribution(Facts& f, std::string_view name, std::string_view version,
   d.version = std::string(version);
   d.source = source;
   d.installer = std::string(installer);
-  report_python(f).distributions.push_back(std::move(d));
+  auto& env = report_python(f);
+  if (env.distributions.size() <= kMaxPackagesPerEnv) env.distributions.push_back(std::move(d));
 }
 
 }  // namespace gpucheck

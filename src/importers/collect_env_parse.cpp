@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "importers/collect_env.hpp"
+#include "facts/fact_limits.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -213,7 +214,7 @@ CollectEnvReport parse_collect_env(std::string_view text) {
       block = Block::none;
     } else if (block == Block::packages) {
       if (starts_with(line, "[")) {
-        if (auto p = package_line(line, number)) r.packages.push_back(std::move(*p));
+        if (auto p = package_line(line, number); p && r.packages.size() <= kMaxPackagesPerEnv) r.packages.push_back(std::move(*p));
         continue;
       }
       block = Block::none;

@@ -29,14 +29,6 @@ constexpr const char* kKnown =
     "rocm-smi, amd-smi static, lspci, issue templates' headings and the errors gpucheck knows "
     "(docs/report-formats.md)";
 
-// "line 3, column 5": where offset i of s is, for a message.
-std::string position(std::string_view s, std::size_t i) {
-  const auto line_start = s.rfind('\n', i == 0 ? 0 : i - 1);
-  const std::size_t line = static_cast<std::size_t>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(i), '\n')) + 1;
-  const std::size_t column = i - (line_start == std::string_view::npos || i == 0 ? 0 : line_start + 1) + 1;
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 // Text has no control characters other than whitespace: a NUL or a stray
 // 0x01 is binary (a core dump, an image), and where the first one is says
 // so. Bytes that are not UTF-8 (a Latin-1 "café" in a path) are text.
@@ -48,26 +40,15 @@ std::optional<std::size_t> first_control(std::string_view s) {
   return std::nullopt;
 }
 
-// The offset of the first byte that starts no valid UTF-8 sequence.
-std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    const std::size_t n = utf8_sequence_at(s, i);
-    if (n == 0) return i;
-    i += n;
-  }
+std::optional<Problem> over_limits(const Facts& f, const std::string& where) {
+  if (const auto gpus = gpus_listed(f); gpus > kMaxGpusPerNode)
+    return Problem{Reason::malformed, where,
+                   "lists " + std::to_string(gpus) + " GPUs; a report is one node's, at most " + std::to_string(kMaxGpusPerNode) +
+                       " (gpucheck fleet reads many nodes' reports)"};
+  if (packages_listed(f) > kMaxPackagesPerEnv)
+    return Problem{Reason::malformed, where,
+                   "lists more than " + std::to_string(kMaxPackagesPerEnv) + " packages in one Python environment; not one environment's list"};
   return std::nullopt;
-}
-
-std::optional<Problem> over_gpu_limit(const Facts& f, const std::string& where) {
-  const auto gpus = gpus_listed(f);
-  if (gpus <= kMaxGpusPerNode) return std::nullopt;
-  return Problem{Reason::malformed, where,
-                 "lists " + std::to_string(gpus) + " GPUs; a report is one node's, at most " + std::to_string(kMaxGpusPerNode) +
-                     " (gpucheck fleet reads many nodes' reports)"};
 }
 
 Problem unknown(const std::string& name, const std::string& why) {
@@ -166,7 +147,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     if (deadline.expired()) return stopped(b.first);
     BlockFacts read;
     b.reader->read(p, b.first, b.last, read);
-    if (auto too_many = over_gpu_limit(read.facts, p.span(b.first, b.last, std::string(b.reader->kind)))) return *too_many;
+    if (auto too_many = over_limits(read.facts, p.span(b.first, b.last, std::string(b.reader->kind)))) return *too_many;
     const std::string kind = read.kind.value_or(std::string(b.reader->kind));
     if (read.problem) {
       if (!problem) problem = read.problem;
@@ -178,7 +159,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     reading.blocks.push_back(ReportBlock{kind, static_cast<int>(b.first + 1), static_cast<int>(b.last + 1), read.note});
     for (auto& st : read.stated) add_statement(reading.stated, st);
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
-    if (auto too_many = over_gpu_limit(facts, p.span(split.blocks.front().first, b.last, "paste"))) return *too_many;
+    if (auto too_many = over_limits(facts, p.span(split.blocks.front().first, b.last, "paste"))) return *too_many;
   }
   if (reading.blocks.empty()) {
     if (problem) return *problem;
@@ -225,7 +206,7 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
   if (const auto at = first_control(text)) {
     char byte[8];
     std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[*at]));
-    return unknown(name, "the report is binary data, not text (byte " + std::string(byte) + " at " + position(text, *at) + ")");
+    return unknown(name, "the report is binary data, not text (byte " + std::string(byte) + " at " + line_and_column(text, *at) + ")");
   }
 
   const auto body = trim(text);
@@ -243,13 +224,13 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
         return unknown(name, "gpucheck check JSON without its \"facts\" object");
       auto f = facts_from_json(dump_json(j["facts"]), name);
       if (!f) return f.problem();
-      if (auto too_many = over_gpu_limit(*f, name)) return *too_many;
+      if (auto too_many = over_limits(*f, name)) return *too_many;
       return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
     }
     if (head.find("\"gpucheck.facts/") != std::string_view::npos) {
       auto f = facts_from_json(text, name);
       if (!f) return f.problem();
-      if (auto too_many = over_gpu_limit(*f, name)) return *too_many;
+      if (auto too_many = over_limits(*f, name)) return *too_many;
       return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
     }
     return unknown(name, "JSON, but not gpucheck's facts (no \"schema\": \"gpucheck.facts/…\")");
@@ -262,7 +243,7 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
     if (r)
       r.value().facts.notes.push_back(Note{"report", "text encoding",
                                            Problem{Reason::malformed, name,
-                                                   "bytes that are not UTF-8, first at " + position(text, *at) + ", read as U+FFFD"}});
+                                                   "bytes that are not UTF-8, first at " + line_and_column(text, *at) + ", read as U+FFFD"}});
     return r;
   }
   return import_paste(text, name, deadline);

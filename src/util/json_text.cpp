@@ -1,16 +1,9 @@
 #include "util/json_text.hpp"
 
+#include "util/strings.hpp"
+
 namespace gpucheck {
 namespace {
-
-std::string line_and_column(std::string_view text, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, column = 1;
-    else ++column;
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
 
 // nlohmann quotes the token it stopped at, which may be a whole unterminated
 // string of the input: keep its start only.

@@ -129,4 +129,13 @@ std::string parenthesized(std::string_view s) {
   return out;
 }
 
+std::string line_and_column(std::string_view text, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, column = 1;
+    else ++column;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
 }  // namespace gpucheck

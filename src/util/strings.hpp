@@ -14,6 +14,9 @@ std::vector<std::string_view> split_lines(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 std::string to_lower(std::string_view s);
 std::optional<long long> parse_int(std::string_view s, int base = 10);
+// "line 3, column 5" (both from 1, the column in bytes): where byte `byte`
+// of text is, for a message.
+std::string line_and_column(std::string_view text, std::size_t byte);
 // An index, count or reading taken from text into an int: nullopt unless it
 // parses and lies in [lo, hi] (a GPU index of 10^20 is no GPU).
 std::optional<int> parse_int_in(std::string_view s, int lo, int hi);

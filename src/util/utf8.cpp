@@ -28,18 +28,20 @@ std::size_t utf8_sequence_at(std::string_view s, std::size_t i, bool* truncated)
   return len;
 }
 
-bool is_valid_utf8(std::string_view s) {
+std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
       ++i;
       continue;
     }
     const std::size_t n = utf8_sequence_at(s, i);
-    if (n == 0) return false;
+    if (n == 0) return i;
     i += n;
   }
-  return true;
+  return std::nullopt;
 }
+
+bool is_valid_utf8(std::string_view s) { return !first_invalid_utf8(s); }
 
 namespace {
 

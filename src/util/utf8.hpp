@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,8 @@ namespace gpucheck {
 // that would be valid if more bytes followed.
 std::size_t utf8_sequence_at(std::string_view s, std::size_t i, bool* truncated = nullptr);
 
+// The offset of the first byte that starts no valid UTF-8 sequence.
+std::optional<std::size_t> first_invalid_utf8(std::string_view s);
 bool is_valid_utf8(std::string_view s);
 
 // s with each maximal invalid subpart replaced by U+FFFD, as the Unicode

@@ -6,6 +6,7 @@
 
 #include "host/elf.hpp"
 #include "host/ld_cache.hpp"
+#include "host/hosts.hpp"
 #include "host/manifest.hpp"
 #include "fleet/fleet_summary.hpp"
 #include "importers/import_report.hpp"
@@ -35,6 +36,7 @@
 #include "parse/pyvenv_cfg.hpp"
 #include "parse/rocm_files.hpp"
 #include "parse/sys_path_answer.hpp"
+#include "probe.hpp"
 #include "report/fleet_report.hpp"
 #include "report/reports.hpp"
 #include "report/terminal.hpp"
@@ -70,6 +72,17 @@ void report(std::string_view in) {
 }
 
 void manifest(std::string_view in) { (void)parse_manifest(std::string(in), "/nonexistent-fuzz-dir"); }
+
+// What `--root SNAPSHOT` replays: a manifest's command records and driver
+// answers (`calls`, whose numbers the dictionary's edge values reach)
+// through every probe, over the files of a real fixture.
+void probes(std::string_view in) {
+  static const std::string root = std::string(GPUCHECK_SOURCE_DIR) + "/tests/fixtures/hosts/h100-sxm-8gpu";
+  auto m = parse_manifest(std::string(in), root + "/.gpucheck");
+  if (!m) return;
+  const SnapshotHost host(root, std::move(m).value());
+  render(run_probes(host, ProbeOptions{}));
+}
 
 void lockfile(std::string_view in) { (void)parse_lock(in, "fuzz.lock"); }
 
@@ -163,6 +176,7 @@ const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
       {"report", report, "tests/data/reports;tests/data/nvsmi;tests/data/kernels;tests/fixtures/golden;tests/data/corpus;tests/data/pastes;tests/data/pastes-real;../shared/corpus"},
       {"manifest", manifest, "tests/fixtures/hosts"},
+      {"probes", probes, "tests/fixtures/hosts;tests/fuzz/regressions/manifest"},
       {"lockfile", lockfile, "tests/fixtures/golden"},
       {"matrix", matrix, "matrix;tests/data/matrix-broken;tests/data/matrix-broken-rules"},
       {"elf", elf, "/bin/true;/usr/lib/x86_64-linux-gnu/libz.so.1;/usr/lib/x86_64-linux-gnu/libdl.so.2"},

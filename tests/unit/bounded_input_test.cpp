@@ -90,6 +90,25 @@ TEST_CASE("a report is one node's: more GPUs or lines than the limits is refused
   CHECK(blank.exit_code == 2);
   CHECK_THAT(blank.err, Catch::Contains("lines; a report is one node's"));
 
+  // A collect_env whose pip list is no one environment's (the bench's
+  // 64 MiB of them took 1 GB): refused at the limit, read below it.
+  const std::string env =
+      gpucheck::test::read_file(gpucheck::test::source_path("tests/data/reports/collect_env/pt28321-t4-torch1.3.0-driver410.txt"));
+  const auto at = env.find('\n', env.find("Versions of relevant libraries:")) + 1;
+  auto with_pins = [&](std::size_t n) {
+    std::string pins;
+    for (std::size_t i = 0; i < n; ++i) pins += "[pip3] pkg-" + std::to_string(i) + "==1.0\n";
+    return env.substr(0, at) + pins + env.substr(at);
+  };
+  write_file(t.str() + "/many.txt", with_pins(gpucheck::kMaxPackagesPerEnv + 1));
+  const auto many = run_gpucheck({"check", "--from", t.str() + "/many.txt"});
+  CHECK(many.exit_code == 2);
+  CHECK_THAT(many.err, Catch::Contains("more than 100000 packages in one Python environment"));
+  write_file(t.str() + "/enough.txt", with_pins(gpucheck::kMaxPackagesPerEnv - 100));
+  const auto enough = run_gpucheck({"probe", "--from", t.str() + "/enough.txt", "--json"});
+  REQUIRE(enough.exit_code == 0);
+  CHECK(json::parse(enough.out)["software"]["python"][0]["distributions"].size() >= gpucheck::kMaxPackagesPerEnv - 100);
+
   // --gpus names the same limit, not a 309-digit range.
   const auto negative = run_gpucheck({"check", "--gpus", "-1"});
   CHECK(negative.exit_code == 2);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpucheck_run.hpp"
+#include "host/snapshot_leftovers.hpp"
 #include "test_support.hpp"
 
 using gpucheck::test::run_gpucheck;
@@ -137,6 +138,21 @@ TEST_CASE("a driver's answer with a number outside its field's range is noted, n
     CHECK_THAT(r.out, Catch::Contains("not a CUDA version"));
     CHECK(run_gpucheck({"--root", snap, "check"}).exit_code == 0);
   }
+  // A compute capability the device query cannot have given: noted, unknown
+  // (the gate then says it could not verify it), never shown as read.
+  for (const char* value : {"2147483648.9", "9.99999999999999999999", "nine", ""}) {
+    INFO("compute_capability " << value);
+    auto m = original;
+    auto answer = json::parse(m["calls"]["cuda-driver-api"]["output"].get<std::string>());
+    answer["devices"][0]["compute_capability"] = value;
+    m["calls"]["cuda-driver-api"]["output"] = answer.dump();
+    write_manifest(snap, m);
+    const auto r = run_gpucheck({"--root", snap, "probe", "--json"});
+    REQUIRE(r.exit_code == 0);
+    const auto facts = json::parse(r.out);
+    CHECK(facts["cuda_driver_api"]["devices"][0]["compute_capability"].is_null());
+    CHECK_THAT(r.out, Catch::Contains("not MAJOR.MINOR"));
+  }
 }
 
 TEST_CASE("a json.py or site.py in the working directory never runs inside an interpreter we start", "[cli][bad-input][python]") {
@@ -201,6 +217,48 @@ TEST_CASE("a re-snapshot of a crafted snapshot writes nothing outside its --out"
   gpucheck::test::write_file(mine / "keep", "keep");
   CHECK(run_gpucheck({"--root", snap.string(), "snapshot", "--out", (t.path() / "copy2").string()}).exit_code != 134);
   CHECK(gpucheck::test::read_file((mine / "keep").string()) == "keep");
+}
+
+// A killed `snapshot --out` run leaves its temporary directory behind,
+// named for its writer; the next snapshot beside it removes only those whose
+// writer is gone. The names here are this test process's, edited
+// (synthetic); docs/robustness.md has the 200 real kills.
+TEST_CASE("a snapshot removes what killed snapshot runs left, and nothing else", "[cli][snapshot][bad-input]") {
+  TempDir t;
+  namespace fs = std::filesystem;
+  const auto me = gpucheck::this_snapshot_writer();
+  REQUIRE(me);
+  REQUIRE(gpucheck::writer_of_temp_name(gpucheck::snapshot_temp_name("x", *me))->start == me->start);
+  auto leftover = [&](const std::string& target, const gpucheck::SnapshotWriter& w) {
+    const auto dir = t.path() / gpucheck::snapshot_temp_name(target, w);
+    gpucheck::test::write_file(dir / "etc/os-release", "ID=half-written\n");
+    return dir;
+  };
+  auto pid_reused = *me;
+  pid_reused.start += 1;
+  auto rebooted = *me;
+  rebooted.boot = std::string(32, '0');
+  auto elsewhere = pid_reused;
+  elsewhere.host = std::string(16, 'f');
+  const auto dead = leftover("a", pid_reused);
+  const auto dead_by_boot = leftover("b", rebooted);
+  const auto running = leftover("c", *me);  // this test process is alive
+  const auto other_host = leftover("d", elsewhere);
+  // A link named like a dead writer's leftover is not followed or removed.
+  const auto elsewhere_dir = t.path() / "keep";
+  gpucheck::test::write_file(elsewhere_dir / "file", "keep");
+  const auto linked = t.path() / gpucheck::snapshot_temp_name("e", pid_reused);
+  fs::create_directory_symlink(elsewhere_dir, linked);
+
+  const auto r = run_gpucheck({"--root", kH100, "snapshot", "--out", (t.path() / "new").string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("removed 2 temporary directories that killed snapshot runs left"));
+  CHECK_FALSE(fs::exists(dead));
+  CHECK_FALSE(fs::exists(dead_by_boot));
+  for (const auto& kept : {running, other_host, linked}) CHECK(fs::exists(fs::symlink_status(kept)));
+  CHECK(gpucheck::test::read_file((elsewhere_dir / "file").string()) == "keep");
+  CHECK(run_gpucheck({"--root", (t.path() / "new").string(), "probe", "--json"}).exit_code == 0);
 }
 
 TEST_CASE("one report a fleet cannot read is listed, the others are still judged", "[cli][bad-input][fleet]") {

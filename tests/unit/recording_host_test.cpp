@@ -50,7 +50,7 @@ TEST_CASE("a link read below another link is written where the reader finds it",
   auto written = rec.write_snapshot((t.path() / "copy").string(), "synthetic sysfs");
   INFO((written ? "" : written.problem().where + ": " + written.problem().detail));
   REQUIRE(written);
-  const auto copy = open_host(*written);
+  const auto copy = open_host(written->dir);
   REQUIRE(copy);
   CHECK(text_of((*copy)->read_link(driver)) == *link);
   CHECK(text_of((*copy)->read_file("/sys/bus/pci/devices/0000:00:02.0/class", 4096)) == "0x030000\n");
@@ -75,7 +75,7 @@ TEST_CASE("a directory known only to exist still holds what was found below it",
   auto written = rec.write_snapshot((t.path() / "copy").string(), "synthetic toolkit");
   INFO((written ? "" : written.problem().where + ": " + written.problem().detail));
   REQUIRE(written);
-  const auto copy = open_host(*written);
+  const auto copy = open_host(written->dir);
   REQUIRE(copy);
   CHECK(text_of((*copy)->real_path("/opt/alias")) == "/opt/tk");
   CHECK((*copy)->exists("/opt/tk/bin"));
@@ -105,7 +105,7 @@ TEST_CASE("a listed link to a file stays a link in the snapshot", "[host][snapsh
   auto written = rec.write_snapshot((t.path() / "copy").string(), "synthetic library directory");
   INFO((written ? "" : written.problem().where + ": " + written.problem().detail));
   REQUIRE(written);
-  const auto copy = open_host(*written);
+  const auto copy = open_host(written->dir);
   REQUIRE(copy);
   CHECK(text_of((*copy)->read_file("/usr/local/lib/libcudart.so.13", 16)) == "ELF");
   const auto replayed = (*copy)->list_dir("/usr/local/lib");
