@@ -277,13 +277,14 @@ constexpr const char* kAbout =
     "                                            (80G: sold as 80 GB, as an H100 80GB is; 80GiB: binary)\n"
     "  gpucheck check --kernels                  also prove each precision on the GPUs (= --level 3)\n"
     "  gpucheck --level 1 check                  the cheapest prolog: files only, no program, no driver call\n"
-    "  gpucheck check --from issue.txt           judge a pasted collect_env or nvidia-smi report\n"
+    "  gpucheck check --from issue.txt           judge a paste: collect_env, nvidia-smi, an error, prose\n"
     "  gpucheck explain \"no kernel image is available for execution on the device\"\n"
     "  gpucheck recommend                        the NGC containers this driver and these GPUs run\n"
     "  gpucheck lock && gpucheck verify          pin this node's stack, check another node against it\n"
     "  gpucheck snapshot --out node17            record what the probes read, for a bug report\n"
     "  gpucheck --root node17 check              judge that snapshot as if on that machine\n\n"
-    "Exit codes: 0 pass, 1 findings that fail (check, verify, kernels), 2 gpucheck could not run.\n"
+    "Exit codes: 0 pass, 1 findings that fail (check, verify, kernels), 2 gpucheck could not run,\n"
+    "3 a --from paste that does not show what a verdict needs (check).\n"
     "Docs: docs/ in the source tree (check-output.md, exit-codes.md, rules.md).";
 
 // "gpucheck 0.1.0 (commit …)" and the matrix in use, its version and date.

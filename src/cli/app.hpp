@@ -13,6 +13,7 @@
 #include "probe.hpp"
 #include "cli/run_app.hpp"
 #include "rules/knowledge.hpp"
+#include "rules/outcome.hpp"
 #include "util/dates.hpp"
 #include "util/deadline.hpp"
 
@@ -26,6 +27,8 @@ struct KernelRequest;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFindings = 1;  // check, verify, kernels, matrix validate: what was judged failed
 inline constexpr int kExitUsage = 2;     // gpucheck itself could not run
+inline constexpr int kExitIncomplete = 3;  // check --from: the paste does not show what a verdict needs
+inline int exit_code(Outcome o) { return o == Outcome::fail ? kExitFindings : o == Outcome::incomplete ? kExitIncomplete : kExitOk; }
 
 // A node's own matrix layers (a team's rules), read when the directory exists.
 inline constexpr const char* kSystemMatrixDir = "/etc/gpucheck/matrix.d";

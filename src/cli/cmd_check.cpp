@@ -33,7 +33,8 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
       "Judge this machine against the compatibility matrix: every finding with its evidence, the fix, the action it "
       "asks for and the source, then a summary of the stack. Exit code 0: no error (and no warning under --strict); "
       "on a GPU host, every fact the rules need was read (docs/rules.md, What a verdict rests on); 1: findings that "
-      "fail, a fact that could not be read among them; 2: gpucheck could not run. What a bare `gpucheck` runs.");
+      "fail, a fact that could not be read among them; 2: gpucheck could not run; 3: a --from paste that does not show "
+      "a GPU, its driver or a framework, and what to ask its reporter for. What a bare `gpucheck` runs.");
   auto f = std::make_shared<CheckFlags>();
   add_output_options(cmd, f->output, "the verdict, findings and facts: docs/check-output.md");
   cmd->add_flag("--strict", f->strict, "Warnings fail too (exit code 1)");
@@ -95,14 +96,15 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
       if (!f->min_memory.empty()) req.min_memory = parse_memory_size(f->min_memory);
       if (f->gpus > 0) req.gpus = f->gpus;
       const Verdict v = judge(facts, knowledge, req, today);
-      const bool failed = v.fails(f->strict);
-      CheckReport r{facts, v.findings, knowledge.matrix, f->strict, failed, origin};
-      RunReport run{"check", GPUCHECK_VERSION, origin, &facts, &knowledge.matrix, today, run_time(), f->strict, failed, v.findings, {}};
+      const Outcome outcome = v.outcome(f->strict);
+      CheckReport r{facts, v.findings, knowledge.matrix, f->strict, outcome, origin, v.not_shown};
+      RunReport run{"check", GPUCHECK_VERSION, origin, &facts, &knowledge.matrix, today, run_time(), f->strict, outcome, v.findings, {},
+                    v.not_shown};
       if (facts.kernels) run.checks = kernel_outcomes(*facts.kernels);
       const CommandRenderers renderers{[&](bool colour) { return render_check_text(r, ReportOptions{colour, GPUCHECK_VERSION}); },
                                        [&] { return render_check_json(r, ReportOptions{false, GPUCHECK_VERSION}); }};
       if (!emit_report(f->output, g, run, renderers)) return kExitUsage;
-      return failed ? kExitFindings : kExitOk;
+      return exit_code(outcome);
     };
   });
 }

@@ -12,8 +12,9 @@ namespace gpucheck {
 void add_explain_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "explain",
-      "Explain an error message: the rules of the matrix that know it, each evaluated on this host (or --root, or "
-      "--from a user's report), saying which applies here and what to do. Exit code 0 whenever it ran.\n"
+      "Explain an error message: the rules of the matrix that know it, each with what the message itself means and "
+      "the fix, then whether this host (or --root, or --from a user's report) shows the cause, judged on its facts "
+      "alone. Exit code 0 whenever it ran.\n"
       "Example: gpucheck explain \"no kernel image is available for execution on the device\"");
   auto message = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
@@ -24,18 +25,20 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, CommandRun& acti
       std::string origin;
       auto loaded = load_knowledge_and_facts(g, g.probe_options(), &origin);
       if (!loaded) return kExitUsage;
-      Facts& facts = loaded->facts;
-      // What the message itself states (a GPU and its compute capability, a
-      // driver's CUDA version) is evidence beside the facts.
-      if (add_message_facts(facts, *message)) origin += " and the message";
-      const auto subjects = build_subjects(facts, loaded->knowledge.matrix);
-      const auto e = explain(*message, loaded->knowledge.rules, subjects);
+      // Two questions apart: what the message means, from what it states (a
+      // GPU and its compute capability, a driver's CUDA version) alone; and
+      // whether the facts at hand show the cause, from those facts alone.
+      Facts said;
+      said.from_report = true;
+      add_message_facts(said, *message);
+      const auto& matrix = loaded->knowledge.matrix;
+      const auto e = explain(*message, loaded->knowledge.rules, build_subjects(said, matrix), build_subjects(loaded->facts, matrix));
       if (*json) {
         auto j = explanations_json(*message, e);
         j["source"] = origin;
         std::cout << dump_json(j, 2) << "\n";
       } else {
-        std::cout << render_explanations_text(*message, e, ReportOptions{g.use_color(), GPUCHECK_VERSION});
+        std::cout << render_explanations_text(*message, e, origin, ReportOptions{g.use_color(), GPUCHECK_VERSION});
       }
       return kExitOk;
     };

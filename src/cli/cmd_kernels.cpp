@@ -38,7 +38,7 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, CommandRun& acti
       const KernelFacts& result = *facts.kernels;
       const int code = kernels::kernels_exit_code(result);
       RunReport run{"kernels", GPUCHECK_VERSION, "this host", &facts, &knowledge.matrix, today, run_time(),
-                    false, code != kExitOk, {}, kernel_outcomes(result)};
+                    false, code != kExitOk ? Outcome::fail : Outcome::pass, {}, kernel_outcomes(result), {}};
       const CommandRenderers renderers{[&](bool) { return render_kernels_text(result); }, [&] {
                                          nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};
                                          return dump_json(j, 2) + "\n";

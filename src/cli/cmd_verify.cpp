@@ -130,7 +130,7 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
     const auto findings = compare_lock(*pinned, lock_from_facts(*facts, verify_context()));
     const bool failed = has_errors(findings);
     const RunReport run{"verify", GPUCHECK_VERSION, origin + " against " + a.lock, &*facts, k ? &k->matrix : nullptr, today,
-                        run_time(), false, failed, findings, {}};
+                        run_time(), false, failed ? Outcome::fail : Outcome::pass, findings, {}, {}};
     const CommandRenderers renderers{[&](bool) { return render_verify(a.lock, findings); },
                                      [&] { return render_verify_json(a.lock, origin, findings); }};
     if (!emit_report(a.output, g, run, renderers)) return kExitUsage;

@@ -25,7 +25,8 @@ void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& json_d
                          "check as a labelled series, the matrix's age); nfd (Node Feature Discovery feature "
                          "labels: status, action, driver branch, CUDA driver version, compute capability, precisions "
                          "proven); markdown (for a ticket); oneline (a launcher's reason: PASS, or FAIL: what, where, "
-                         "and the action in brackets, under 200 characters). Formats: docs/output-formats.md",
+                         "and the action in brackets, under 200 characters; INCOMPLETE: what a --from paste does not "
+                         "show). Formats: docs/output-formats.md",
                      output_format_names());
 }
 

@@ -352,9 +352,10 @@ Result<NodeReport> read(od::parser& parser, std::string& text, const std::string
   if (schema == kCheckSchema) {
     if (!has_facts) return bad("a gpucheck.check/1 report without its \"facts\"");
     n.kind = NodeKind::check;
-    // The verdict as check wrote it (it honours --strict); a report without
-    // one fails on an error finding.
-    n.failed = verdict ? *verdict == "fail"
+    // The verdict as check wrote it (it honours --strict; an incomplete
+    // paste proves nothing, so only "pass" passes); a report without one
+    // fails on an error finding.
+    n.failed = verdict ? *verdict != "pass"
                        : std::any_of(n.findings.begin(), n.findings.end(), [](auto& f) { return f.severity == "error"; });
     set_fields(facts_scan, n);
   } else if (schema == kFactsSchema) {

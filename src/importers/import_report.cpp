@@ -11,6 +11,7 @@
 #include "facts/fact_limits.hpp"
 #include "importers/gpucheck_json.hpp"
 #include "importers/paste.hpp"
+#include "importers/paste_encoding.hpp"
 #include "importers/report_notes.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
@@ -28,17 +29,6 @@ constexpr const char* kKnown =
     "transformers/accelerate/huggingface-cli/llamafactory-cli env, jax.print_environment_info(), rocminfo, "
     "rocm-smi, amd-smi static, lspci, issue templates' headings and the errors gpucheck knows "
     "(docs/report-formats.md)";
-
-// Text has no control characters other than whitespace: a NUL or a stray
-// 0x01 is binary (a core dump, an image), and where the first one is says
-// so. Bytes that are not UTF-8 (a Latin-1 "café" in a path) are text.
-std::optional<std::size_t> first_control(std::string_view s) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return i;
-  }
-  return std::nullopt;
-}
 
 std::optional<Problem> over_limits(const Facts& f, const std::string& where) {
   if (const auto gpus = gpus_listed(f); gpus > kMaxGpusPerNode)
@@ -142,7 +132,6 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
   reading.name = name;
   std::map<std::string, std::string> where;
   std::vector<char> understood(p.lines.size(), 0);
-  std::optional<Problem> problem;
   for (const auto& b : split.blocks) {
     if (deadline.expired()) return stopped(b.first);
     BlockFacts read;
@@ -150,7 +139,6 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     if (auto too_many = over_limits(read.facts, p.span(b.first, b.last, std::string(b.reader->kind)))) return *too_many;
     const std::string kind = read.kind.value_or(std::string(b.reader->kind));
     if (read.problem) {
-      if (!problem) problem = read.problem;
       facts.notes.push_back(Note{"report", kind + " at " + p.span(b.first, b.last, kind), *read.problem});
       continue;
     }
@@ -161,10 +149,8 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
     if (auto too_many = over_limits(facts, p.span(split.blocks.front().first, b.last, "paste"))) return *too_many;
   }
-  if (reading.blocks.empty()) {
-    if (problem) return *problem;
-    return unknown(name, "not a report format gpucheck knows (no block of any output it reads)");
-  }
+  // Text no reader knows is still a paste: its lines are listed as not
+  // understood, and the verdict says what it does not show.
   for (std::size_t i = 0; i < p.lines.size(); ++i) {
     if (understood[i] || is_paste_filler(p.trimmed(i))) continue;
     ++reading.unread_total;
@@ -199,15 +185,12 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
   return ImportedReport{*format, std::move(facts)};
 }
 
-Result<ImportedReport> import_any(std::string_view text, std::string_view name_view, const Deadline& deadline) {
+Result<ImportedReport> import_any(std::string_view bytes, std::string_view name_view, const Deadline& deadline) {
   const std::string name(name_view);
-  if (starts_with(text, "\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
+  auto decoded = decode_paste(bytes, name);
+  if (!decoded) return decoded.problem();
+  const std::string_view text = decoded->text;
   if (trim(text).empty()) return unknown(name, "the report is empty");
-  if (const auto at = first_control(text)) {
-    char byte[8];
-    std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[*at]));
-    return unknown(name, "the report is binary data, not text (byte " + std::string(byte) + " at " + line_and_column(text, *at) + ")");
-  }
 
   const auto body = trim(text);
   if (body.front() == '{') {
@@ -233,20 +216,10 @@ Result<ImportedReport> import_any(std::string_view text, std::string_view name_v
       if (auto too_many = over_limits(*f, name)) return *too_many;
       return ImportedReport{ReportFormat::gpucheck_json, std::move(f.value())};
     }
-    return unknown(name, "JSON, but not gpucheck's facts (no \"schema\": \"gpucheck.facts/…\")");
   }
-  // A stray byte that is not UTF-8 is replaced (U+FFFD), not a reason to
-  // refuse the whole paste; the note says where the first one was.
-  if (const auto at = first_invalid_utf8(text)) {
-    const std::string valid = to_valid_utf8(text);
-    auto r = import_paste(valid, name, deadline);
-    if (r)
-      r.value().facts.notes.push_back(Note{"report", "text encoding",
-                                           Problem{Reason::malformed, name,
-                                                   "bytes that are not UTF-8, first at " + line_and_column(text, *at) + ", read as U+FFFD"}});
-    return r;
-  }
-  return import_paste(text, name, deadline);
+  auto r = import_paste(text, name, deadline);
+  if (r && decoded->note) r.value().facts.notes.push_back(Note{"report", "text encoding", Problem{Reason::malformed, name, *decoded->note}});
+  return r;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "report/advice_report.hpp"
 
 #include "report/check_report.hpp"
+#include "rules/engine.hpp"
+#include "rules/fact_catalogue.hpp"
 #include "report/text_writer.hpp"
 
 namespace gpucheck {
@@ -52,7 +54,8 @@ J recommendations_json(const Recommendations& r) {
   return out;
 }
 
-std::string render_explanations_text(const std::string& message, const std::vector<Explanation>& es, const ReportOptions& o) {
+std::string render_explanations_text(const std::string& message, const std::vector<Explanation>& es, const std::string& where,
+                                     const ReportOptions& o) {
   Style s(o.color);
   std::ostringstream out;
   out << s.bold("\"" + message + "\"") << "\n\n";
@@ -62,21 +65,23 @@ std::string render_explanations_text(const std::string& message, const std::vect
     return out.str();
   }
   for (auto& e : es) {
-    const std::string verdict(to_string(e.applies));
-    out << (e.applies == Applies::here ? s.bad(verdict) : e.applies == Applies::not_here ? s.good(verdict) : s.warn(verdict))
-        << "  " << s.bold(e.rule->title) << "  " << s.dim("[" + e.rule->category + ", rule " + e.rule->id + "]") << "\n";
-    out << "    " << s.dim("matches:  ") << e.matched << "\n";
-    if (e.applies == Applies::here) {
-      for (auto& f : e.findings) out << render_finding_text(f, o, "    ");
-    } else {
-      if (!e.unknown.empty()) {
-        out << "    " << s.dim("unknown:  ");
-        for (std::size_t i = 0; i < e.unknown.size(); ++i) out << (i ? ", " : "") << e.unknown[i];
-        out << "\n";
-      }
-      out << "    " << s.dim("fix, if it applies: ") << e.rule->fix << "\n";
-      for (auto& src : e.rule->sources) out << "    " << s.dim("source:   ") << src << "\n";
+    out << s.bold(e.rule->title) << "  " << s.dim("[" + e.rule->category + ", rule " + e.rule->id + "]") << "\n";
+    out << "    " << s.dim("matches:      ") << e.matched << "\n";
+    out << "    " << s.dim("the message:  ") << e.meaning << "\n";
+    out << "    " << s.dim("fix:          ") << fill_placeholders(e.rule->fix, {}) << "\n";
+    const std::string verdict = where + " " + std::string(to_string(e.applies));
+    out << "    " << s.dim("facts:        ")
+        << (e.applies == Applies::here ? s.bad(verdict) : e.applies == Applies::not_here ? s.good(verdict) : s.warn(verdict));
+    if (!e.unknown.empty()) {
+      out << " (not known there: ";
+      for (std::size_t i = 0; i < e.unknown.size(); ++i) out << (i ? ", " : "") << fact_noun(e.unknown[i]);
+      out << ")";
     }
+    out << "\n";
+    if (e.applies == Applies::here)
+      for (auto& f : e.findings) out << render_finding_text(f, o, "    ");
+    else
+      for (auto& src : e.rule->sources) out << "    " << s.dim("source:       ") << src << "\n";
     out << "\n";
   }
   return out.str();
@@ -88,7 +93,8 @@ J explanations_json(const std::string& message, const std::vector<Explanation>& 
   out["explanations"] = J::array();
   for (auto& e : es) {
     J j{{"rule", e.rule->id}, {"category", e.rule->category}, {"title", e.rule->title}, {"matched", e.matched},
-        {"applies", e.applies == Applies::here ? "yes" : e.applies == Applies::not_here ? "no" : "unknown"}, {"unknown_facts", e.unknown}, {"fix", e.rule->fix},
+        {"meaning", e.meaning},
+        {"applies", e.applies == Applies::here ? "yes" : e.applies == Applies::not_here ? "no" : "unknown"}, {"unknown_facts", e.unknown}, {"fix", fill_placeholders(e.rule->fix, {})},
         {"sources", e.rule->sources}};
     j["findings"] = J::array();
     for (auto& f : e.findings) j["findings"].push_back(finding_json(f));

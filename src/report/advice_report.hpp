@@ -14,7 +14,9 @@ namespace gpucheck {
 std::string render_recommendations_text(const Recommendations& r, const ReportOptions& o);
 nlohmann::ordered_json recommendations_json(const Recommendations& r);
 
-std::string render_explanations_text(const std::string& message, const std::vector<Explanation>& e, const ReportOptions& o);
+// `where`: what the facts came from ("this host", "--from FILE (paste)").
+std::string render_explanations_text(const std::string& message, const std::vector<Explanation>& e, const std::string& where,
+                                     const ReportOptions& o);
 nlohmann::ordered_json explanations_json(const std::string& message, const std::vector<Explanation>& e);
 
 }  // namespace gpucheck

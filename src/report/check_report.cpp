@@ -81,9 +81,11 @@ std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
     }
   std::string gpus;
   for (auto& m : order) gpus += (gpus.empty() ? "" : ", ") + std::to_string(models[m]) + " × " + m;
-  fact("GPUs", gpus.empty() ? "none found" : gpus);
+  // A report that does not show something says nothing of the machine.
+  const std::string none = f.from_report ? "not in the report" : "none found";
+  fact("GPUs", gpus.empty() ? none : gpus);
   std::string driver = f.nvidia_driver.kernel_module.version.value_or(
-      f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version : "none found");
+      f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version : none);
   if (f.cuda && f.cuda->driver_version) driver += ", CUDA " + *f.cuda->driver_version;
   else if (f.nvidia_smi && f.nvidia_smi->cuda_version) driver += ", CUDA " + *f.nvidia_smi->cuda_version;
   fact("NVIDIA driver", driver);
@@ -154,12 +156,20 @@ std::string render_check_text(const CheckReport& r, const ReportOptions& o) {
   paste_section(w, r.facts);
   for (const Note* n : timed_out_notes(r.facts)) w.fact("Timed out", n->subject + ": " + n->item + ": " + n->problem.detail);
   if (!r.facts.notes.empty())
-    w.line(s.dim(plural(static_cast<int>(r.facts.notes.size()), "fact") + " could not be read; `gpucheck probe` lists them with the reason"));
+    w.line(s.dim(plural(static_cast<int>(r.facts.notes.size()), "fact") + " could not be read; `gpucheck probe" +
+                 (r.facts.from_report ? " --from FILE" : "") + "` lists them with the reason"));
+  if (!r.not_shown.empty()) {
+    w.section("Not in the report (a verdict needs it)");
+    for (const auto& n : r.not_shown) w.fact(n.what, "ask the reporter for `" + n.ask_for + "`");
+    w.line("or for `gpucheck probe --json` on that machine: it shows all of them");
+  }
   std::string counts = plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + std::to_string(infos) + " info";
+  const std::string word = upper(r.outcome);
   w.raw() << "\n"
-          << (r.failed ? s.bad("FAIL") : s.good("PASS")) << "  " << counts
+          << (r.outcome == Outcome::pass ? s.good(word) : r.outcome == Outcome::fail ? s.bad(word) : s.warn(word)) << "  " << counts
           << (r.strict && warnings && !errors ? " (--strict: warnings fail)" : "")
-          << (r.failed ? "; action: " + std::string(to_string(verdict_action(r.findings, r.strict))) : "") << "\n";
+          << (r.outcome == Outcome::fail ? "; action: " + std::string(to_string(verdict_action(r.findings, r.strict))) : "")
+          << (r.outcome == Outcome::incomplete ? "; the report does not show what a verdict needs" : "") << "\n";
   return w.raw().str();
 }
 
@@ -169,7 +179,7 @@ std::string render_check_json(const CheckReport& r, const ReportOptions& o) {
   j["gpucheck_version"] = o.version;
   j["matrix"] = matrix_json(r.matrix);
   j["source"] = r.source;
-  j["verdict"] = r.failed ? "fail" : "pass";
+  j["verdict"] = std::string(to_string(r.outcome));
   j["action"] = std::string(to_string(verdict_action(r.findings, r.strict)));
   j["strict"] = r.strict;
   j["counts"] = {{"error", count(r.findings, Severity::error)},
@@ -177,6 +187,8 @@ std::string render_check_json(const CheckReport& r, const ReportOptions& o) {
                  {"info", count(r.findings, Severity::info)}};
   j["findings"] = nlohmann::ordered_json::array();
   for (auto& f : r.findings) j["findings"].push_back(finding_json(f));
+  j["not_shown"] = nlohmann::ordered_json::array();
+  for (auto& n : r.not_shown) j["not_shown"].push_back({{"what", n.what}, {"ask_for", n.ask_for}});
   j["timed_out"] = nlohmann::ordered_json::array();
   for (const Note* n : timed_out_notes(r.facts))
     j["timed_out"].push_back({{"probe", n->subject}, {"item", n->item}, {"detail", n->problem.detail}});

@@ -12,6 +12,7 @@
 #include "matrix/matrix.hpp"
 #include "report/reports.hpp"
 #include "rules/finding.hpp"
+#include "rules/outcome.hpp"
 
 namespace gpucheck {
 
@@ -22,8 +23,9 @@ struct CheckReport {
   const std::vector<Finding>& findings;
   const Matrix& matrix;
   bool strict = false;
-  bool failed = false;  // the verdict: exit code 1
-  std::string source;   // "this host", "--root DIR", "--from FILE (PyTorch collect_env)"
+  Outcome outcome = Outcome::pass;  // the verdict (docs/exit-codes.md)
+  std::string source;               // "this host", "--root DIR", "--from FILE (PyTorch collect_env)"
+  const std::vector<NotShown>& not_shown;  // what a paste lacks
 };
 
 // The stack in a few lines, as (label, value): what a person checks first

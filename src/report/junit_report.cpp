@@ -101,7 +101,7 @@ std::string render_junit(const RunReport& r) {
     prop("matrix_date", r.matrix->date);
     prop("matrix_origin", r.matrix->origin);
   }
-  prop("verdict", r.failed ? "fail" : "pass");
+  prop("verdict", std::string(to_string(r.outcome)));
   prop("strict", r.strict ? "true" : "false");
 
   Counts n;

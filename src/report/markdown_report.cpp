@@ -29,7 +29,7 @@ std::string plural(int n, const char* word) { return std::to_string(n) + " " + w
 std::string render_markdown(const RunReport& r) {
   const int errors = count(r.findings, Severity::error), warnings = count(r.findings, Severity::warning),
             infos = count(r.findings, Severity::info);
-  std::string out = "## gpucheck " + r.command + ": " + (r.failed ? "FAIL" : "PASS") + "\n\n";
+  std::string out = "## gpucheck " + r.command + ": " + upper(r.outcome) + "\n\n";
   out += "gpucheck " + md(r.version);
   if (r.matrix) out += ", matrix " + md(r.matrix->version) + " (" + md(r.matrix->date) + ", " + md(r.matrix->origin) + ")";
   out += ", " + md(r.source) + ": " + plural(errors, "error") + ", " + plural(warnings, "warning") + ", " +
@@ -58,6 +58,11 @@ std::string render_markdown(const RunReport& r) {
     }
     out += "\n### Checks\n\n" + std::to_string(passed) + " of " + std::to_string(r.checks.size()) + " passed";
     out += rows.empty() ? ".\n" : "; the others:\n\n| where | check | status | detail |\n|---|---|---|---|\n" + rows;
+  }
+
+  if (!r.not_shown.empty()) {
+    out += "\n### Not in the report (a verdict needs it)\n\n| what | ask for the output of |\n|---|---|\n";
+    for (const auto& n : r.not_shown) out += "| " + md(n.what) + " | `" + md(n.ask_for) + "` |\n";
   }
 
   if (r.facts) {

@@ -83,7 +83,7 @@ std::string render_nfd(const RunReport& r) {
   out.text() = "# gpucheck " + safe_line(r.version) + " " + r.command +
                (r.matrix ? ", matrix " + safe_line(r.matrix->version) : std::string()) +
                ": Node Feature Discovery local-source features (docs/output-formats.md)\n";
-  out.add(r.command + ".status", r.failed ? "fail" : "pass");
+  out.add(r.command + ".status", std::string(to_string(r.outcome)));
   out.add(r.command + ".action", std::string(to_string(verdict_action(r.findings, r.strict))));
   stack_labels(r, out);
   precision_labels(r, out);

@@ -18,7 +18,13 @@ std::string short_scope(const Finding& f) {
 }  // namespace
 
 std::string render_oneline(const RunReport& r) {
-  if (!r.failed) return "PASS\n";
+  if (r.outcome == Outcome::pass) return "PASS\n";
+  if (r.outcome == Outcome::incomplete) {
+    std::string missing;
+    for (const auto& n : r.not_shown) missing += (missing.empty() ? "" : ", ") + n.what;
+    const std::string head = "INCOMPLETE: not in the report: ", tail = " [none]";
+    return head + fit_on_words(safe_line(missing), kOnelineMax - head.size() - tail.size()) + tail + "\n";
+  }
   // The finding that asks for the most drastic action leads: the line's
   // action is the verdict's, and what it names is why.
   const Action action = verdict_action(r.findings, r.strict);

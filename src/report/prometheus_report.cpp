@@ -78,8 +78,10 @@ std::string render_prometheus(const RunReport& r) {
   }
   info.add(info_labels, 1);
 
-  Family pass("gpucheck_verdict_pass", "1 when the run passed (exit code 0), 0 when it failed (exit code 1, or 2 for kernels that could not run).");
-  pass.add(with({{"strict", r.strict ? "true" : "false"}}), r.failed ? 0 : 1);
+  Family pass("gpucheck_verdict_pass",
+              "1 when the run passed (exit code 0), 0 when it failed (exit code 1, or 2 for kernels that could not run) or a "
+              "report did not show what a verdict needs (3).");
+  pass.add(with({{"strict", r.strict ? "true" : "false"}}), r.outcome == Outcome::pass ? 1 : 0);
 
   Family action("gpucheck_action",
                 "What the verdict asks of an operator or scheduler (docs/rules.md, Actions): 1 for the most drastic action "

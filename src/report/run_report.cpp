@@ -96,8 +96,15 @@ CheckOutcome verdict_outcome(const RunReport& r) {
   const int errors = count(r.findings, Severity::error), warnings = count(r.findings, Severity::warning);
   std::string detail = std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
                        (warnings == 1 ? " warning" : " warnings") + (r.strict ? " (--strict: warnings fail)" : "");
-  return {"gpucheck " + r.command, "verdict", r.failed ? CheckOutcome::Status::failed : CheckOutcome::Status::passed,
-          (r.failed ? "fail: " : "pass: ") + detail, {}, "", "verdict"};
+  if (r.outcome == Outcome::incomplete) {
+    std::string missing;
+    for (const auto& n : r.not_shown) missing += (missing.empty() ? "" : "; ") + n.what + " (ask for " + n.ask_for + ")";
+    detail += "; the report does not show " + missing;
+  }
+  const auto status = r.outcome == Outcome::pass   ? CheckOutcome::Status::passed
+                      : r.outcome == Outcome::fail ? CheckOutcome::Status::failed
+                                                   : CheckOutcome::Status::skipped;
+  return {"gpucheck " + r.command, "verdict", status, std::string(to_string(r.outcome)) + ": " + detail, {}, "", "verdict"};
 }
 
 }  // namespace gpucheck

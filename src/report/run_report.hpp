@@ -13,6 +13,7 @@
 #include "facts/facts.hpp"
 #include "matrix/matrix.hpp"
 #include "rules/finding.hpp"
+#include "rules/outcome.hpp"
 #include "util/dates.hpp"
 
 namespace gpucheck {
@@ -41,9 +42,11 @@ struct RunReport {
   std::optional<Day> today;         // the day the matrix's age is judged on
   std::int64_t time = 0;            // the run, in seconds since 1970 (UTC)
   bool strict = false;              // warnings fail
-  bool failed = false;              // the verdict: exit code 1
+  Outcome outcome = Outcome::pass;  // the verdict (docs/exit-codes.md)
   std::vector<Finding> findings;
   std::vector<CheckOutcome> checks;
+  std::vector<NotShown> not_shown;  // what a paste lacks: why it is incomplete
+  bool failed() const { return outcome == Outcome::fail; }
 };
 
 // The kernel checks as outcomes: per GPU, each precision, bandwidth and

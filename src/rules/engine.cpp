@@ -1,5 +1,7 @@
 #include "rules/engine.hpp"
 
+#include "rules/fact_catalogue.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -19,8 +21,16 @@ std::string fill_placeholders(const std::string& text, const FactMap& facts) {
       break;
     }
     out += text.substr(pos, open - pos);
-    auto it = facts.find(text.substr(open + 1, close - open - 1));
-    out += it == facts.end() ? "unknown" : it->second.text;
+    // A fact the subject lacks is named, not left as {gpu.name} or "unknown".
+    const std::string name = text.substr(open + 1, close - open - 1);
+    auto it = facts.find(name);
+    if (it != facts.end()) {
+      out += it->second.text;
+    } else {  // piece by piece: GCC 12's -Wrestrict misfires on "<" + string at -O3
+      out += '<';
+      out += fact_noun(name);
+      out += '>';
+    }
     pos = close + 1;
   }
   return out;

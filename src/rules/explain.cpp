@@ -32,15 +32,15 @@ constexpr std::size_t kMinQuery = 8;
 
 std::string_view to_string(Applies a) {
   switch (a) {
-    case Applies::here: return "applies here";
-    case Applies::not_here: return "does not apply here";
-    case Applies::cannot_tell: return "cannot tell from these facts";
+    case Applies::here: return "shows it";
+    case Applies::not_here: return "does not show it";
+    case Applies::cannot_tell: return "cannot tell";
   }
   return "";
 }
 
 std::vector<Explanation> explain(const std::string& message, const std::vector<Rule>& rules,
-                                 const std::vector<Subject>& subjects) {
+                                 const std::vector<Subject>& message_subjects, const std::vector<Subject>& subjects) {
   std::vector<Explanation> out;
   const std::string m = normalise(message);
   if (m.empty()) return out;
@@ -57,6 +57,8 @@ std::vector<Explanation> explain(const std::string& message, const std::vector<R
     Explanation e;
     e.rule = &r;
     e.matched = matched;
+    const auto said = evaluate_rules({r}, message_subjects);
+    e.meaning = said.empty() ? fill_placeholders(r.message, {}) : said.front().message;
     e.findings = evaluate_rules({r}, subjects);
     // Only where nothing fired: did every subject rule it out, or could some not tell?
     bool unknown = false, any_subject = false;

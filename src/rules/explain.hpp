@@ -1,6 +1,7 @@
 // `gpucheck explain "<error message>"`: the rules whose known error messages
-// match, each evaluated on the facts at hand, so the answer says which cause
-// holds here, which does not, and which the facts cannot tell.
+// match, each answering two questions apart: what the message itself means
+// (from what the message alone states), and whether the facts at hand (this
+// host, --root, a --from report) show the cause, from those facts alone.
 #pragma once
 
 #include <string>
@@ -18,7 +19,10 @@ std::string_view to_string(Applies a);
 struct Explanation {
   const Rule* rule = nullptr;
   std::string matched;                  // the rule's `explains` phrase that matched
-  Applies applies = Applies::cannot_tell;
+  // The rule's message on what the message states (a GPU, a version), or
+  // its message with each fact the message does not state named.
+  std::string meaning;
+  Applies applies = Applies::cannot_tell;  // on the facts at hand alone
   std::vector<Finding> findings;        // when it applies
   std::vector<std::string> unknown;     // facts the condition needs that no subject has
 };
@@ -26,6 +30,6 @@ struct Explanation {
 // Matching ignores case and runs of spaces; a phrase matches when the message
 // contains it, or (for a short query) when it contains the message.
 std::vector<Explanation> explain(const std::string& message, const std::vector<Rule>& rules,
-                                 const std::vector<Subject>& subjects);
+                                 const std::vector<Subject>& message_subjects, const std::vector<Subject>& subjects);
 
 }  // namespace gpucheck

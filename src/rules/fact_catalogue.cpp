@@ -169,4 +169,13 @@ const FactSpec* find_fact_spec(std::string_view name) {
   return nullptr;
 }
 
+std::string fact_noun(std::string_view name) {
+  const FactSpec* spec = find_fact_spec(name);
+  if (!spec) return std::string(name);
+  // The meaning up to its first example or aside: "compute capability: \"9.0\"".
+  std::string_view m = spec->meaning;
+  m = m.substr(0, std::min({m.find(':'), m.find(" ("), m.find(';'), m.size()}));
+  return std::string(trim(m));
+}
+
 }  // namespace gpucheck

@@ -22,6 +22,10 @@ struct FactSpec {
 
 const std::vector<FactSpec>& fact_catalogue();
 const FactSpec* find_fact_spec(std::string_view name);
+// What a fact is, in a few words, for a message whose fact was not read (or,
+// in `explain`, is not known from the message alone): "compute capability",
+// "product name"; the name itself for one the catalogue lacks.
+std::string fact_noun(std::string_view name);
 
 
 }  // namespace gpucheck

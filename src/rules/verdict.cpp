@@ -8,6 +8,7 @@
 #include "rules/fact_view.hpp"
 #include "rules/matrix_age.hpp"
 #include "rules/outliers.hpp"
+#include "rules/paste_coverage.hpp"
 #include "rules/report_conflicts.hpp"
 #include "rules/unverified.hpp"
 #include "util/strings.hpp"
@@ -123,6 +124,26 @@ bool Verdict::fails(bool strict) const {
   return count(Severity::error) > 0 || (strict && count(Severity::warning) > 0);
 }
 
+Outcome Verdict::outcome(bool strict) const {
+  if (fails(strict)) return Outcome::fail;
+  return not_shown.empty() ? Outcome::pass : Outcome::incomplete;
+}
+
+std::string_view to_string(Outcome o) {
+  switch (o) {
+    case Outcome::pass: return "pass";
+    case Outcome::fail: return "fail";
+    case Outcome::incomplete: return "incomplete";
+  }
+  return "fail";
+}
+
+std::string upper(Outcome o) {
+  std::string s(to_string(o));
+  for (auto& c : s) c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
 std::string verdict_summary(const Verdict& v) {
   const int e = v.count(Severity::error), w = v.count(Severity::warning);
   auto n = [](int k, const char* word) { return std::to_string(k) + " " + word + (k == 1 ? "" : "s"); };
@@ -134,7 +155,7 @@ Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequir
   std::vector<Rule> rules = knowledge.rules;
   auto extra = requirement_rules(req);
   rules.insert(rules.end(), extra.begin(), extra.end());
-  Verdict v{evaluate_rules(rules, subjects)};
+  Verdict v{evaluate_rules(rules, subjects), {}};
   auto unproven = unverified_findings(facts, req.gpus.value_or(0), req.precisions, v.findings);
   v.findings.insert(v.findings.end(), unproven.begin(), unproven.end());
   auto outliers = outlier_findings(facts);
@@ -144,6 +165,7 @@ Verdict judge(const Facts& facts, const Knowledge& knowledge, const LaunchRequir
   if (today)
     if (auto age = matrix_age_finding(knowledge.matrix, *today)) v.findings.push_back(std::move(*age));
   sort_findings(v.findings);
+  v.not_shown = not_shown_by(facts);
   return v;
 }
 

@@ -9,6 +9,7 @@
 #include "facts/facts.hpp"
 #include "rules/finding.hpp"
 #include "rules/knowledge.hpp"
+#include "rules/outcome.hpp"
 #include "util/dates.hpp"
 #include "util/memory_size.hpp"
 
@@ -32,9 +33,12 @@ std::vector<Rule> requirement_rules(const LaunchRequirements& req);
 
 struct Verdict {
   std::vector<Finding> findings;
+  std::vector<NotShown> not_shown;  // a paste's gaps (rules/paste_coverage.hpp)
   int count(Severity s) const;
   // Exit code 1: an error, or a warning when strict.
   bool fails(bool strict) const;
+  // fail when it fails; else incomplete when a paste lacks what a verdict needs.
+  Outcome outcome(bool strict) const;
 };
 
 // `today`: the day the matrix's age is judged on (none: not judged).

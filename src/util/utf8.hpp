@@ -31,6 +31,9 @@ std::string clip_text(std::string_view s, std::size_t max);
 // The same in double quotes, at most 60 bytes of it: `found "…"` in a problem.
 std::string quoted_value(std::string_view s);
 
+// Appends code point c as UTF-8 (U+FFFD for a surrogate or past U+10FFFF).
+void append_utf8(std::string& out, char32_t c);
+
 inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
 
 }  // namespace gpucheck

@@ -130,11 +130,51 @@ TEST_CASE("a paste with a byte that is not UTF-8 is read, and the note says wher
     if (n["item"] == "text encoding") note = n["detail"].get<std::string>();
   CHECK_THAT(note, Catch::Contains("first at line 2, column"));
 
-  // A NUL is binary: refused, with where it is.
-  write_file(t.str() + "/nul.txt", std::string("GPU 0: H100\nx\0y", 15));
-  const auto nul = run_gpucheck({"check", "--from", t.str() + "/nul.txt"});
-  CHECK(nul.exit_code == 2);
-  CHECK_THAT(nul.err, Catch::Contains("byte 0x00 at line 2, column 2"));
+}
+
+// What people produce: PowerShell's `>` writes UTF-16LE with a byte order
+// mark, an old editor Windows-1252, a terminal its colour codes, a bad copy
+// a NUL. Each is read as the text it is, the note saying how.
+TEST_CASE("a paste in UTF-16, Windows-1252, with a NUL or colour codes is read", "[cli][bad-input][paste]") {
+  TempDir t;
+  // A real nvidia-smi table, ASCII only, so each encoding below is exact.
+  const std::string smi = gpucheck::test::read_file(gpucheck::test::source_path("tests/data/reports/nvsmi_table/a800-pcie-2gpu_580.119.02.txt"));
+  auto utf16 = [&](bool little) {
+    std::string out;
+    for (char c : smi) {
+      out += little ? c : '\0';
+      out += little ? '\0' : c;
+    }
+    return out;
+  };
+  auto read = [&](const std::string& file, const std::string& bytes) {
+    write_file(t.str() + "/" + file, bytes);
+    const auto r = run_gpucheck({"probe", "--from", t.str() + "/" + file, "--json"});
+    INFO(file << ": " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto facts = json::parse(r.out);
+    std::string note;
+    for (auto& n : facts["notes"])
+      if (n["item"] == "text encoding") note = n["detail"].get<std::string>();
+    CHECK(facts["nvidia_smi"]["driver_version"] == "580.119.02");
+    CHECK(facts["nvidia_smi"]["gpus"].size() == 2);
+    return note;
+  };
+  CHECK(read("bom-le.txt", "\xff\xfe" + utf16(true)) == "UTF-16LE, read as such");
+  CHECK(read("bom-be.txt", "\xfe\xff" + utf16(false)) == "UTF-16BE, read as such");
+  CHECK(read("le.txt", utf16(true)) == "UTF-16LE without a byte order mark, read as such");
+  // One NUL from a bad copy: dropped, and where it was.
+  std::string nul = smi;
+  nul.insert(nul.find('\n') + 2, 1, '\0');
+  CHECK_THAT(read("nul.txt", nul), Catch::Contains("1 control byte dropped, the first byte 0x00 at line 2, column 2"));
+  // Colour codes, as a terminal's copy keeps them: gone without a note.
+  std::string colour = "\x1b[1;32m" + smi + "\x1b[0m\x1b]0;title\x07";
+  CHECK(read("colour.txt", colour).empty());
+  // Windows-1252: "café" and a curly quote in a line of prose above the table.
+  const auto cp1252 = read("cp1252.txt", "Mon GPU ne marche pas, caf\xe9 \x93merci\x94\n" + smi);
+  CHECK_THAT(cp1252, Catch::Contains("read as Windows-1252"));
+  const auto r = run_gpucheck({"check", "--from", t.str() + "/cp1252.txt"});
+  CHECK_THAT(r.out, Catch::Contains("caf\xc3\xa9 \xe2\x80\x9cmerci\xe2\x80\x9d"));
 }
 
 TEST_CASE("fleet lists a *.json that is a FIFO or a directory as unreadable", "[cli][bad-input][fleet]") {

@@ -18,6 +18,10 @@ inline std::string gpucheck_binary() {
 }
 
 // The finished run (a minute at most; a timeout fails the test).
+// A verdict's exit code (docs/exit-codes.md): pass, fail, or a paste that
+// does not show what a verdict needs; 2 would mean it could not be read.
+inline bool is_verdict(int exit_code) { return exit_code == 0 || exit_code == 1 || exit_code == 3; }
+
 inline CommandResult run_gpucheck(const std::vector<std::string>& args) {
   auto r = run_process(gpucheck_binary(), args, Millis(60000));
   REQUIRE(r);

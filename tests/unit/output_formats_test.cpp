@@ -176,7 +176,7 @@ TEST_CASE("hostile text stays inside each format", "[formats]") {
   r.command = "check";
   r.version = "0.1.0";
   r.source = "--root /tmp/\x1b]0;title\x07";
-  r.failed = true;
+  r.outcome = Outcome::fail;
   r.findings = {f};
   r.checks.push_back({"GPU 0 (\"x\"\n)", "bf16", CheckOutcome::Status::failed, "wrong \\ \"x\"", {}, "0", "precision"});
 

@@ -21,7 +21,7 @@ TEST_CASE("check --from finds the diagnosis of each real collect_env report's th
     for (auto& a : want.value("check_args", json::array())) args.push_back(a.get<std::string>());
     auto r = test::run_gpucheck(args);
     // 0 or 1 is a verdict; 2 would mean the report could not be read.
-    REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+    REQUIRE(test::is_verdict(r.exit_code));
     const auto out = json::parse(r.out);
     CHECK(out["source"].get<std::string>().find("torch_collect_env") != std::string::npos);
     std::set<std::string> found;
@@ -40,7 +40,7 @@ TEST_CASE("check --from names report-only places once", "[reports][cli]") {
   for (const char* file : {"pt112553-gke-torch2.1.0-partial.txt", "pt124996-v100-bf16-torch2.2.2-partial.txt"}) {
     INFO(file);
     auto r = test::run_gpucheck({"--from", test::source_path(std::string("tests/data/reports/collect_env/") + file), "check"});
-    REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+    REQUIRE(test::is_verdict(r.exit_code));
     CHECK_THAT(r.out, Catch::Contains("(from report)"));
     CHECK_THAT(r.out, !Catch::Contains("((from report))"));
   }

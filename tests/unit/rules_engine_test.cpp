@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "builtin/builtin_knowledge.hpp"
 #include "fake_cuda_support.hpp"
@@ -13,8 +14,10 @@
 #include "matrix/matrix_document.hpp"
 #include "report/rules_doc.hpp"
 #include "rules/engine.hpp"
+#include "rules/explain.hpp"
 #include "rules/knowledge.hpp"
 #include "gpucheck_run.hpp"
+#include "knowledge_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpucheck;
@@ -101,9 +104,11 @@ TEST_CASE("conditions: malformed ones name the JSON path and what was expected",
   CHECK_THAT(first_problem(R"({"fact":"driver.version","op":"<","value":"1","vlaue":"2"})"), Catch::Contains("unknown key \"vlaue\""));
 }
 
-TEST_CASE("placeholders are filled from the subject's facts, unknown ones say so", "[rules]") {
+TEST_CASE("placeholders are filled from the subject's facts, unknown ones named", "[rules]") {
   FactMap f{{"driver.version", FactValue::of_version("470.82.01", "proc")}};
-  CHECK(fill_placeholders("driver {driver.version}, CUDA {driver.cuda}", f) == "driver 470.82.01, CUDA unknown");
+  CHECK(fill_placeholders("driver {driver.version}, CUDA {driver.cuda}", f) == "driver 470.82.01, CUDA <the newest CUDA the driver supports>");
+  // A name the catalogue lacks is named as written, still never left in braces.
+  CHECK(fill_placeholders("{no.such_fact}", f) == "<no.such_fact>");
 }
 
 namespace {
@@ -230,9 +235,10 @@ TEST_CASE("check: exit codes a launcher relies on", "[rules][cli]") {
   CHECK_THAT(missing.err, Catch::Contains("--from /nonexistent/report.txt: no such report"));
   test::TempDir t;
   test::write_file(t.path() / "prose.txt", "my GPU does not work, please help\n");
+  // Prose is read; it shows nothing a verdict needs.
   auto prose = run_gpucheck({"--from", (t.path() / "prose.txt").string(), "check"});
-  CHECK(prose.exit_code == 2);
-  CHECK_THAT(prose.err, Catch::Contains("prose.txt") && Catch::Contains("collect_env"));
+  CHECK(prose.exit_code == 3);
+  CHECK_THAT(prose.out, Catch::Contains("1: my GPU does not work, please help") && Catch::Contains("INCOMPLETE"));
   auto both = run_gpucheck({"--from", (t.path() / "prose.txt").string(), "--root", fixture("h100-sxm-8gpu"), "check"});
   CHECK(both.exit_code == 2);
   CHECK_THAT(both.err, Catch::Contains("--from and --root cannot be used together"));
@@ -356,6 +362,45 @@ TEST_CASE("explain: names the cause that holds here, and what it cannot tell", "
   CHECK(none.exit_code == 0);
   CHECK_THAT(none.out, Catch::Contains("No rule of the matrix knows this message"));
   CHECK_THAT(none.out, Catch::Contains("check --from REPORT"));  // where to go next
+}
+
+// issue 32: the message's meaning comes from the message, whether it holds
+// from the facts alone; and no answer leaves a {fact} placeholder unfilled.
+TEST_CASE("explain: what the message means apart from what the host shows, no placeholder left", "[rules][cli][explain]") {
+  const std::regex placeholder(R"(\{[a-z_]+\.[a-z_.*]+\})");
+  // A host without a driver: the NVML message's cause is its meaning, and
+  // the host, which states no error, is not said to show it.
+  const auto r = run_gpucheck({"--root", fixture("cpu-only"), "explain", "--json", "Failed to initialize NVML: Driver/library version mismatch"});
+  REQUIRE(r.exit_code == 0);
+  const auto j = json::parse(r.out);
+  bool nvml = false;
+  for (auto& e : j["explanations"]) {
+    CHECK(e["applies"] != "yes");
+    if (e["rule"] == "nvml-driver-library-mismatch") {
+      nvml = true;
+      CHECK_THAT(e["meaning"].get<std::string>(), Catch::Contains("NVML"));
+    }
+  }
+  CHECK(nvml);
+  // Every rule the matrix can explain, asked with each of its phrases: the
+  // meaning and the fix name what the message does not state.
+  const auto& k = gpucheck::test::builtin_knowledge();
+  int asked = 0;
+  for (auto& rule : k.rules)
+    for (auto& phrase : rule.explains) {
+      for (auto& e : explain(phrase, k.rules, {}, {})) {
+        INFO(rule.id << " asked with \"" << phrase << "\": " << e.rule->id);
+        CHECK_FALSE(std::regex_search(e.meaning, placeholder));
+        CHECK_FALSE(std::regex_search(fill_placeholders(e.rule->fix, {}), placeholder));
+      }
+      ++asked;
+    }
+  CHECK(asked > 20);
+  // The README's example, as a user runs it.
+  const auto readme = run_gpucheck({"--root", fixture("rtx4090-workstation"), "explain", "no kernel image is available for execution on the device"});
+  CHECK(readme.exit_code == 0);
+  CHECK_FALSE(std::regex_search(readme.out, placeholder));
+  CHECK_THAT(readme.out, Catch::Contains("the message:") && Catch::Contains("fix:"));
 }
 
 TEST_CASE("recommend: consumer GPUs get no forward compatibility", "[rules][cli]") {
