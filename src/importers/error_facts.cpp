@@ -26,9 +26,14 @@ constexpr std::string_view kHasTotal = " has a total capacity of ";
 constexpr std::string_view kHasTotalTypo = " has a total capacty of ";  // as some torch releases spell it (MMed-RAG#38)
 constexpr std::string_view kDsMismatch = "Installed CUDA version ";
 constexpr std::string_view kError804 = "Error 804: forward compatibility was attempted on non supported HW";
+// The kernel log's, over two lines: "NVRM: API mismatch: the client has the
+// version 570.153.02, but" / "NVRM: this kernel module has the version 570.144."
+constexpr std::string_view kApiClient = "API mismatch: the client has the version ";
+constexpr std::string_view kApiModule = "this kernel module has the version ";
 
 constexpr std::array kMarkers{kTooOld,     kNotCompatible, kSupports, kHasCc, kFoundGpu, kCudnnTorch, std::string_view(" does not match DSO version "),
-                              kTfCudnn,    kNvmlVersion,   kHasTotal, kHasTotalTypo, std::string_view("GiB total capacity"), kDsMismatch, kError804};
+                              kTfCudnn,    kNvmlVersion,   kHasTotal, kHasTotalTypo, std::string_view("GiB total capacity"), kDsMismatch, kError804,
+                              kApiClient, kApiModule};
 
 bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 
@@ -201,6 +206,7 @@ constexpr std::array kStated{
     StatedKind{"unsatisfied condition: cuda", "driver-too-old"},
     StatedKind{"error 804: forward compatibility was attempted on non supported hw", "forward-compat-refused"},
     StatedKind{"driver/library version mismatch", "nvml-mismatch"},
+    StatedKind{"nvrm: api mismatch: the client has the version", "nvrm-api-mismatch"},
     StatedKind{"loaded runtime cudnn library:", "cudnn-mismatch"},
     StatedKind{"no kernel image is available for execution on the device", "no-kernel-image"},
     StatedKind{"hip error: invalid device function", "hip-invalid-device-function"},
@@ -330,6 +336,22 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
         out.where["nvidia_driver.libcuda.version"] = source;
       }
     }
+  }
+  // The kernel module refusing a user-space driver component of another version.
+  auto version_after = [&](std::string_view marker) {
+    const auto at = t.find(marker);
+    auto v = at == std::string_view::npos ? std::string_view{} : first_word(t.substr(at + marker.size()));
+    while (!v.empty() && (v.back() == '.' || v.back() == ',')) v.remove_suffix(1);
+    return looks_like_version(v) ? std::optional<std::string>(v) : std::nullopt;
+  };
+  if (auto client = version_after(kApiClient)) {
+    out.facts.nvidia_driver.libcuda.soname = "libcuda.so.1";
+    out.facts.nvidia_driver.libcuda.version = *client;
+    out.where["nvidia_driver.libcuda.version"] = source;
+  }
+  if (auto module = version_after(kApiModule)) {
+    out.facts.nvidia_driver.kernel_module.version = *module;
+    out.facts.nvidia_driver.kernel_module.source = source;
   }
   // TensorFlow: "Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0."
   if (const auto at = t.find(kTfCudnn); at != std::string_view::npos) {

@@ -67,7 +67,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"xid.*.count", K::number, Scope::host, "how often an Xid is in the kernel log since boot: xid.79.count"},
       {"xid.*.gpus", K::text, Scope::host, "the GPUs an Xid named: xid.79.gpus, \"2 GPUs, 0000:{18,2a}:00.0\""},
       {"xid.154.recovery", K::list, Scope::host, "the recovery actions Xid 154 named: \"GPU Reset Required\", \"Node Reboot Required\""},
-      {"error.stated", K::list, Scope::host, "what a pasted error message states (check --from, explain): \"bf16-unsupported\", \"fp8-unsupported\", \"below-vllm-minimum\", \"driver-too-old\", \"forward-compat-refused\", \"nvml-mismatch\", \"cudnn-mismatch\", \"no-kernel-image\", \"hip-invalid-device-function\", \"cuda-home-missing\", \"toolkit-differs-from-build\", \"nvcc-unsupported-arch\", \"jax-no-cuda-backend\", \"torch-cpu-only\", \"out-of-memory\", \"cuda-after-fork\", \"tensors-on-two-devices\", \"nvjitlink-undefined-symbol\", \"cublaslt-symbol-missing\""},
+      {"error.stated", K::list, Scope::host, "what a pasted error message states (check --from, explain): \"bf16-unsupported\", \"fp8-unsupported\", \"below-vllm-minimum\", \"driver-too-old\", \"forward-compat-refused\", \"nvml-mismatch\", \"nvrm-api-mismatch\", \"cudnn-mismatch\", \"no-kernel-image\", \"hip-invalid-device-function\", \"cuda-home-missing\", \"toolkit-differs-from-build\", \"nvcc-unsupported-arch\", \"jax-no-cuda-backend\", \"torch-cpu-only\", \"out-of-memory\", \"cuda-after-fork\", \"tensors-on-two-devices\", \"nvjitlink-undefined-symbol\", \"cublaslt-symbol-missing\""},
       // gpu
       {"gpu.address", K::text, Scope::gpu, "PCI address, or the report's GPU label"},
       {"gpu.vendor", K::text, Scope::gpu, "\"nvidia\" or \"amd\""},
