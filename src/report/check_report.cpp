@@ -81,8 +81,7 @@ std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
     }
   std::string gpus;
   for (auto& m : order) gpus += (gpus.empty() ? "" : ", ") + std::to_string(models[m]) + " × " + m;
-  // A report that does not show something says nothing of the machine.
-  const std::string none = f.from_report ? "not in the report" : "none found";
+  const std::string none = nothing_found(f);
   fact("GPUs", gpus.empty() ? none : gpus);
   std::string driver = f.nvidia_driver.kernel_module.version.value_or(
       f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version : none);

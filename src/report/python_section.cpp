@@ -62,7 +62,7 @@ std::string sys_path_how(const std::string& source) {
 
 void python_section(Writer& w, const Facts& f) {
   w.section("Python environments");
-  if (f.software.python.empty()) w.line("none found");
+  if (f.software.python.empty()) w.line(nothing_found(f));
   for (auto& e : f.software.python) {
     w.fact("Python", e.interpreter + " (" + e.kind + ", " + or_unknown(e.version, "version unknown") + ")",
            "found via " + join(e.found_via, ", "));

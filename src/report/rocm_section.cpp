@@ -29,7 +29,7 @@ void rocm_section(Writer& w, const Facts& f) {
   // A host with only Debian's librocm-smi (a dependency of other packages)
   // gets that one line, not three lines of "none".
   const bool smi_only = r.installs.empty() && !r.amdgpu_module_version && r.gpu_nodes.empty() && !r.hip_version;
-  if (r.installs.empty() && !smi_only) w.fact("Installs", "none found");
+  if (r.installs.empty() && !smi_only) w.fact("Installs", nothing_found(f));
   for (auto& i : r.installs) {
     std::string v = or_unknown(i.version, "version unknown");
     if (i.active) v += "  " + w.style().good("active");

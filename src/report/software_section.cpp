@@ -18,7 +18,7 @@ void software_section(Writer& w, const Facts& f) {
     }
   }
   w.section("GPU libraries");
-  if (s.libraries.empty()) w.line("none found");
+  if (s.libraries.empty()) w.line(nothing_found(f));
   for (auto& l : s.libraries)
     w.fact(l.name, or_unknown(l.version, "version unknown") + "  " + l.library.value_or("(no library file)"),
            l.version_source.value_or(l.found_in));

@@ -58,6 +58,9 @@ class Writer {
   std::ostringstream out_;
 };
 
+// What a section says when it holds nothing: a probe looked and found none;
+// a paste only did not show it.
+inline const char* nothing_found(const Facts& f) { return f.report ? "not in the report" : "none found"; }
 
 // Sections, in the order the report prints them.
 void software_section(Writer& w, const Facts& f);

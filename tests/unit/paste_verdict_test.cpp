@@ -91,4 +91,9 @@ TEST_CASE("an incomplete paste says what it lacks and whom to ask for what", "[c
   const auto judged = run_gpucheck({"check", "--from", (t.path() / "cpu.json").string(), "--json"});
   CHECK(judged.exit_code == 0);
   CHECK(json::parse(judged.out)["verdict"] == "pass");
+  CHECK_THAT(run_gpucheck({"check", "--from", (t.path() / "cpu.json").string()}).out, Catch::Contains("none found"));
+  // probe of the paste says the same in every section.
+  const auto probe = run_gpucheck({"probe", "--from", (t.path() / "oom.txt").string()});
+  CHECK(probe.exit_code == 0);
+  CHECK_THAT(probe.out, Catch::Contains("not in the report") && !Catch::Contains("none found"));
 }
