@@ -26,7 +26,7 @@ bool shows_gpu(const Facts& f) {
 }
 
 bool shows_driver(const Facts& f) {
-  if (f.nvidia_driver.kernel_module.version) return true;
+  if (f.nvidia_driver.kernel_module.version || f.nvidia_driver.libcuda.version || f.software.rocm.amdgpu_module_version) return true;
   if (f.nvidia_smi && (f.nvidia_smi->driver_version || f.nvidia_smi->cuda_version)) return true;
   if (f.cuda && f.cuda->driver_version) return true;
   for (const auto& i : f.software.rocm.installs)

@@ -34,7 +34,8 @@ bool shows_all(const json& f) {
   for (auto& d : f["pci"]) gpu = gpu || (d["kind"] == "gpu" && (has_text(d, "name") || has_text(d, "device_id")));
   for (auto& n : f["software"]["rocm"]["gpu_nodes"]) gpu = gpu || has_text(n, "name") || has_text(n, "gfx_target");
   for (auto& i : f["software"]["rocm"]["installs"]) driver = driver || has_text(i, "version");
-  driver = driver || has_text(f["nvidia_driver"]["kernel_module"], "version");
+  driver = driver || has_text(f["nvidia_driver"]["kernel_module"], "version") || has_text(f["nvidia_driver"]["libcuda"], "version") ||
+           has_text(f["software"]["rocm"], "amdgpu_module_version");
   for (auto& e : f["software"]["python"])
     for (auto& fw : e["frameworks"]) framework = framework || has_text(fw, "version");
   return gpu && driver && framework;
