@@ -46,6 +46,13 @@ std::string lowered(std::string_view t) {
 // "8.0", "12.0": a compute capability.
 bool is_cc(std::string_view v) { return v.size() >= 3 && std::isdigit(static_cast<unsigned char>(v[0])) && v.find('.') != std::string_view::npos; }
 
+// The word a message puts a value in, without the sentence's "." or ",".
+std::string_view value_word(std::string_view t) {
+  auto w = first_word(t);
+  while (!w.empty() && (w.back() == '.' || w.back() == ',')) w.remove_suffix(1);
+  return w;
+}
+
 // "(9, 1, 0)" -> "9.1.0"
 std::optional<std::string> tuple_version(std::string_view t) {
   t = trim(t);
@@ -144,8 +151,7 @@ void read_more_error_facts(std::string_view t, const std::string& source, BlockF
   if (const auto at = t.find(kDsMismatch); at != std::string_view::npos) {
     auto installed = first_word(t.substr(at + kDsMismatch.size()));
     const auto with = t.find("torch was compiled with ", at);
-    auto built = with == std::string_view::npos ? std::string_view{} : first_word(t.substr(with + 24));
-    while (!built.empty() && (built.back() == ',' || built.back() == '.')) built.remove_suffix(1);
+    const auto built = with == std::string_view::npos ? std::string_view{} : value_word(t.substr(with + 24));
     if (looks_like_version(installed)) {
       CudaToolkit tk;
       tk.root = "(from report)";
@@ -290,8 +296,7 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
   }
   // ComfyUI's "Your GPU's capability is 8.6." (no name)
   if (const auto at = t.find("Your GPU's capability is "); at != std::string_view::npos) {
-    auto cc = first_word(t.substr(at + 25));
-    while (!cc.empty() && (cc.back() == '.' || cc.back() == ',')) cc.remove_suffix(1);
+    const auto cc = value_word(t.substr(at + 25));
     if (is_cc(cc)) device(out, "").compute_capability = std::string(cc);
   }
   // "Found GPU0 Tesla K80 which is of cuda capability 3.7."
@@ -324,8 +329,7 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
     const auto at = t.rfind(kKernelDso, dso);
     if (at != std::string_view::npos) {
       const auto kernel = trim(t.substr(at + kKernelDso.size(), dso - at - kKernelDso.size()));
-      auto lib = first_word(t.substr(dso + 28));
-      while (!lib.empty() && (lib.back() == '.' || lib.back() == ',')) lib.remove_suffix(1);
+      const auto lib = value_word(t.substr(dso + 28));
       if (looks_like_version(kernel)) {
         out.facts.nvidia_driver.kernel_module.version = std::string(kernel);
         out.facts.nvidia_driver.kernel_module.source = source;
@@ -340,8 +344,7 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
   // The kernel module refusing a user-space driver component of another version.
   auto version_after = [&](std::string_view marker) {
     const auto at = t.find(marker);
-    auto v = at == std::string_view::npos ? std::string_view{} : first_word(t.substr(at + marker.size()));
-    while (!v.empty() && (v.back() == '.' || v.back() == ',')) v.remove_suffix(1);
+    const auto v = at == std::string_view::npos ? std::string_view{} : value_word(t.substr(at + marker.size()));
     return looks_like_version(v) ? std::optional<std::string>(v) : std::nullopt;
   };
   if (auto client = version_after(kApiClient)) {

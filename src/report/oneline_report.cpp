@@ -20,10 +20,10 @@ std::string short_scope(const Finding& f) {
 std::string render_oneline(const RunReport& r) {
   if (r.outcome == Outcome::pass) return "PASS\n";
   if (r.outcome == Outcome::incomplete) {
-    std::string missing;
-    for (const auto& n : r.not_shown) missing += (missing.empty() ? "" : ", ") + n.what;
+    std::vector<std::string> missing;
+    for (const auto& n : r.not_shown) missing.push_back(n.what);
     const std::string head = "INCOMPLETE: not in the report: ", tail = " [none]";
-    return head + fit_on_words(safe_line(missing), kOnelineMax - head.size() - tail.size()) + tail + "\n";
+    return head + fit_on_words(safe_line(join(missing, ", ")), kOnelineMax - head.size() - tail.size()) + tail + "\n";
   }
   // The finding that asks for the most drastic action leads: the line's
   // action is the verdict's, and what it names is why.

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "util/strings.hpp"
+
 namespace gpucheck {
 
 namespace {
@@ -97,9 +99,9 @@ CheckOutcome verdict_outcome(const RunReport& r) {
   std::string detail = std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
                        (warnings == 1 ? " warning" : " warnings") + (r.strict ? " (--strict: warnings fail)" : "");
   if (r.outcome == Outcome::incomplete) {
-    std::string missing;
-    for (const auto& n : r.not_shown) missing += (missing.empty() ? "" : "; ") + n.what + " (ask for " + n.ask_for + ")";
-    detail += "; the report does not show " + missing;
+    std::vector<std::string> missing;
+    for (const auto& n : r.not_shown) missing.push_back(n.what + " (ask for " + n.ask_for + ")");
+    detail += "; the report does not show " + join(missing, "; ");
   }
   const auto status = r.outcome == Outcome::pass   ? CheckOutcome::Status::passed
                       : r.outcome == Outcome::fail ? CheckOutcome::Status::failed
