@@ -1,8 +1,32 @@
 #include "parse/kernel_log.hpp"
 
+#include <algorithm>
+
 #include "util/strings.hpp"
 
 namespace gpucheck {
+
+namespace {
+
+// "NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in this
+// system has fallen off the bus …", over up to three lines: the Xid 79
+// condition as the driver prints it at probe time, with no Xid number.
+void add_fallen_off_bus(std::string_view log, std::vector<XidEvent>& out) {
+  std::optional<std::string> gpu;
+  for (auto line : split_lines(log)) {
+    if (const auto at = line.find("NVRM: The NVIDIA GPU "); at != std::string_view::npos) {
+      auto addr = trim(line.substr(at + 21));
+      addr = addr.substr(0, addr.find(' '));
+      gpu = addr.size() >= 7 && addr.find(':') != std::string_view::npos ? std::optional<std::string>(to_lower(addr)) : std::nullopt;
+    }
+    if (line.find("fallen off the bus") == std::string_view::npos || line.find("NVRM: Xid") != std::string_view::npos) continue;
+    const bool known = std::any_of(out.begin(), out.end(), [&](const XidEvent& e) { return e.xid == 79 && (!gpu || e.pci_bus_id == gpu); });
+    if (!known) out.push_back(XidEvent{std::nullopt, gpu, 79, "fallen off the bus (the driver's words, with no Xid number)"});
+    gpu.reset();
+  }
+}
+
+}  // namespace
 
 std::vector<XidEvent> parse_xid_events(std::string_view log) {
   std::vector<XidEvent> out;
@@ -38,6 +62,7 @@ std::vector<XidEvent> parse_xid_events(std::string_view log) {
     e.message = comma == std::string_view::npos ? "" : std::string(trim(rest.substr(comma + 1)));
     out.push_back(std::move(e));
   }
+  add_fallen_off_bus(log, out);
   return out;
 }
 

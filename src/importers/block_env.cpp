@@ -21,6 +21,8 @@ struct Assignment {
 };
 
 std::optional<Assignment> assignment(std::string_view t) {
+  // in prose, as inline code: `export HSA_OVERRIDE_GFX_VERSION=10.3.0`
+  if (t.size() >= 2 && t.front() == '`' && t.back() == '`') t = trim(t.substr(1, t.size() - 2));
   for (std::string_view prefix : {"export ", "declare -x ", "set "})
     if (starts_with(t, prefix)) t = trim(t.substr(prefix.size()));
   const auto eq = t.find('=');

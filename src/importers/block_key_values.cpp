@@ -16,7 +16,7 @@ namespace gpucheck {
 
 namespace {
 
-enum class Key { none, banner, platform, python, torch, driver, gpu_type, gpu_count, os, package };
+enum class Key { none, banner, platform, python, torch, driver, gpu_type, gpu_count, os, ollama, package };
 
 // "`transformers` version" -> "transformers"; "pytorch version (gpu?)" -> "pytorch".
 std::string package_of(const std::string& k) {
@@ -32,8 +32,10 @@ Key key_of(const std::string& k) {
   if (k == "platform") return Key::platform;
   if (k == "python version" || k == "python") return Key::python;
   if (starts_with(k, "pytorch version") || k == "torch" || k == "torch version" || k == "pytorch") return Key::torch;
-  if (k == "nvidia driver version" || k == "driver version" || k == "gpu driver version") return Key::driver;
-  if (k == "gpu type" || k == "gpu model") return Key::gpu_type;
+  if (k == "nvidia driver version" || k == "driver version" || k == "gpu driver version" || k == "nvidia driver") return Key::driver;
+  if (k == "gpu type" || k == "gpu model" || k == "gpu") return Key::gpu_type;
+  // the server's, as ollama's issue template asks: not the Python client of the same name
+  if (k == "ollama version") return Key::ollama;
   if (k == "gpu number" || k == "number of gpus") return Key::gpu_count;
   if (k == "os" || k == "operating system") return Key::os;
   if (!package_of(k).empty()) return Key::package;
@@ -61,8 +63,9 @@ Opens opens(const PasteText& p, std::size_t i) {
   const auto t = p.trimmed(i);
   if (is_banner(t)) return Opens::surely;
   const auto k = known_line(t);
-  // Bullets or emphasis mark a list; a bare "OS: …" is collect_env's.
-  return k && (bullet(t) || starts_with(t, "**")) ? Opens::maybe : Opens::no;
+  // Bullets or emphasis mark a list; a bare "OS: …" is collect_env's. A bare
+  // "PyTorch: 2.5.1+cu121" is no one else's: a template's system info.
+  return k && (bullet(t) || starts_with(t, "**") || k->first == Key::torch) ? Opens::maybe : Opens::no;
 }
 
 bool continues(const PasteText& p, std::size_t, std::size_t i) {
@@ -144,6 +147,13 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
         if (!is_no_value(v)) {
           out.facts.system.os.pretty_name = std::string(v);
           out.facts.system.os.source = source;
+        }
+        break;
+      case Key::ollama:
+        if (looks_like_version(first_word(v))) {
+          auto& fw = report_framework(report_python(out.facts), "ollama");
+          fw.version = std::string(first_word(v));
+          fw.source = source;
         }
         break;
       case Key::package: {

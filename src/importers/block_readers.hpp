@@ -31,5 +31,6 @@ BlockReader amd_smi_reader();
 BlockReader lspci_reader();
 BlockReader template_reader();
 BlockReader error_reader();
+BlockReader ggml_reader();
 
 }  // namespace gpucheck

@@ -13,7 +13,9 @@ namespace {
 
 Opens opens(const PasteText& p, std::size_t i) {
   const auto t = p.trimmed(i);
-  return starts_with(t, "ROCk module") || t == "HSA System Attributes" || t == "HSA Agents" ? Opens::surely : Opens::no;
+  if (starts_with(t, "ROCk module") || t == "HSA System Attributes" || t == "HSA Agents") return Opens::surely;
+  // An excerpt of one agent: "*******" / "Agent 2" / "*******" / "  Name: gfx1036"
+  return starts_with(t, "*******") && starts_with(p.trimmed(i + 1), "Agent ") ? Opens::maybe : Opens::no;
 }
 
 bool continues(const PasteText& p, std::size_t, std::size_t i) {
@@ -50,7 +52,9 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
     else if (kv->key == "SIMDs per CU" && !a.simds_per_cu) a.simds_per_cu = parse_int(kv->value);
   }
   for (auto& a : agents) {
-    if (a.type != "GPU") continue;
+    // an excerpt may stop before "Device Type": a gfx name is a GPU's
+    const bool gpu = a.type ? *a.type == "GPU" : a.name && starts_with(*a.name, "gfx");
+    if (!gpu) continue;
     KfdNode n;
     n.node = a.index - 1;  // rocminfo counts agents from 1, KFD nodes from 0, CPUs included in both
     if (a.name && starts_with(*a.name, "gfx")) n.gfx_target = a.name;

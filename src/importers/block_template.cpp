@@ -36,7 +36,7 @@ bool continues(const PasteText& p, std::size_t first, std::size_t i) {
   return t.empty() || is_paste_filler(t) || !opened_elsewhere(p, i);
 }
 
-enum class Topic { none, driver, cuda_cudnn, python, os, tensorflow, torch, vllm, rocm };
+enum class Topic { none, driver, cuda_cudnn, python, os, tensorflow, torch, vllm, ollama, rocm };
 
 Topic topic(std::string_view h) {
   const std::string k = key_name(h);
@@ -48,6 +48,7 @@ Topic topic(std::string_view h) {
   if (has("tensorflow version")) return Topic::tensorflow;
   if (has("pytorch version") || has("torch version")) return Topic::torch;
   if (has("vllm version")) return Topic::vllm;
+  if (has("ollama version")) return Topic::ollama;
   if (has("rocm version")) return Topic::rocm;
   return Topic::none;
 }
@@ -104,12 +105,17 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
       report_python(out.facts).version = std::string(v);
       out.where["python.version"] = source;
       break;
-    case Topic::os:
+    case Topic::os: {
       out.facts.system.os.pretty_name = std::string(answer);
       out.facts.system.os.source = source;
+      // "win10", "Windows 11 x64": native Windows, unless the answer names WSL
+      const auto low = to_lower(answer);
+      if (starts_with(low, "win") && low.find("wsl") == std::string::npos) out.facts.system.os.id = "windows";
       break;
+    }
     case Topic::tensorflow:
     case Topic::torch:
+    case Topic::ollama:
     case Topic::vllm: {
       // "tf 2.15", "2.1.0+cu121", "v0.6.3"
       auto word = v;
@@ -119,7 +125,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
       if (!looks_like_version(word)) word = first_word(answer.substr(std::min(answer.size(), v.size())));
       if (!looks_like_version(word)) { read_it = false; break; }
       const auto t = topic(heading(p.trimmed(first)));
-      const std::string name = t == Topic::tensorflow ? "tensorflow" : t == Topic::torch ? "torch" : "vllm";
+      const std::string name = t == Topic::tensorflow ? "tensorflow" : t == Topic::torch ? "torch" : t == Topic::ollama ? "ollama" : "vllm";
       FrameworkBuild f = t == Topic::torch ? torch_from_version(word, source) : framework_from_name(name, word);
       f.source = source;
       add_local_tag_facts(f);

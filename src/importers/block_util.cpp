@@ -35,6 +35,12 @@ std::optional<KeyText> key_text(std::string_view line, char sep) {
   while (!value.empty() && value.front() == '*') value.remove_prefix(1);
   while (!key.empty() && (key.front() == '*' || key.back() == '*')) key = trim(key.substr(key.front() == '*' ? 1 : 0, key.size() - 1));
   value = trim(value);
+  // A JSON member: "torch": "2.4.1+cu124",
+  if (key.size() >= 2 && key.front() == '"' && key.back() == '"') {
+    key = key.substr(1, key.size() - 2);
+    if (!value.empty() && value.back() == ',') value.remove_suffix(1);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  }
   if (key.empty()) return std::nullopt;
   return KeyText{key, value};
 }

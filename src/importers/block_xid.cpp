@@ -12,7 +12,9 @@ namespace {
 bool kernel_line(std::string_view t) { return t.find("NVRM: ") != std::string_view::npos; }
 
 Opens opens(const PasteText& p, std::size_t i) {
-  return p.trimmed(i).find("NVRM: Xid") != std::string_view::npos ? Opens::maybe : Opens::no;
+  const auto t = p.trimmed(i);
+  const bool xid = t.find("NVRM: Xid") != std::string_view::npos || t.find("NVRM: The NVIDIA GPU ") != std::string_view::npos;
+  return xid ? Opens::maybe : Opens::no;
 }
 
 bool continues(const PasteText& p, std::size_t, std::size_t i) { return kernel_line(p.trimmed(i)); }

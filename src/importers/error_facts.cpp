@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "importers/block_util.hpp"
+#include "matrix/platform_knowledge.hpp"
+#include "parse/kernel_log.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -31,7 +33,25 @@ constexpr std::string_view kError804 = "Error 804: forward compatibility was att
 constexpr std::string_view kApiClient = "API mismatch: the client has the version ";
 constexpr std::string_view kApiModule = "this kernel module has the version ";
 
-constexpr std::array kMarkers{kTooOld,     kNotCompatible, kSupports, kHasCc, kFoundGpu, kCudnnTorch, std::string_view(" does not match DSO version "),
+constexpr std::string_view kDriverCombination = "system has unsupported display driver / cuda driver combination";
+// ollama's GPU discovery: "Unable to load cudart library /usr/lib/…/libcuda.so.575.57.08: cuda driver library init failure: 3"
+constexpr std::string_view kInitFailure = "cuda driver library init failure: ";
+constexpr std::string_view kCannotOpen = ": cannot open shared object file";
+// JAX: "Found cuDNN version 8600, but JAX was built against version 8906"
+constexpr std::string_view kJaxFoundCudnn = "Found cuDNN version ";
+constexpr std::string_view kJaxBuiltCudnn = "JAX was built against version ";
+// Paddle: "The installed PaddlePaddle package was compiled for 60 61 70 75 80 86 ,but your current GPU is 120"
+constexpr std::string_view kPaddleFor = "PaddlePaddle package was compiled for ";
+constexpr std::string_view kPaddleGpu = "your current GPU is ";
+
+// Triton (vLLM's backend): "Found Tesla P40 which is too old to be supported by the triton GPU compiler, …
+// but your device is of CUDA capability 6.1"
+constexpr std::string_view kTritonTooOld = " which is too old to be supported by the triton GPU compiler";
+constexpr std::string_view kTritonCc = "your device is of CUDA capability ";
+// rocBLAS: "Cannot read …/TensileLibrary.dat: Illegal seek for GPU arch : gfx1032"
+constexpr std::string_view kTensileArch = "for GPU arch : ";
+
+constexpr std::array kMarkers{kTritonTooOld, kTensileArch, kDriverCombination, kInitFailure, kCannotOpen, kJaxFoundCudnn, kPaddleFor, kTooOld,     kNotCompatible, kSupports, kHasCc, kFoundGpu, kCudnnTorch, std::string_view(" does not match DSO version "),
                               kTfCudnn,    kNvmlVersion,   kHasTotal, kHasTotalTypo, std::string_view("GiB total capacity"), kDsMismatch, kError804,
                               kApiClient, kApiModule};
 
@@ -49,7 +69,7 @@ bool is_cc(std::string_view v) { return v.size() >= 3 && std::isdigit(static_cas
 // The word a message puts a value in, without the sentence's "." or ",".
 std::string_view value_word(std::string_view t) {
   auto w = first_word(t);
-  while (!w.empty() && (w.back() == '.' || w.back() == ',')) w.remove_suffix(1);
+  while (!w.empty() && (w.back() == '.' || w.back() == ',' || w.back() == '"' || w.back() == '\'' || w.back() == '`')) w.remove_suffix(1);
   return w;
 }
 
@@ -98,7 +118,8 @@ std::optional<std::uint64_t> gib_bytes(std::string_view t) {
   const auto n = parse_double(first_word(t));
   if (!n || *n <= 0 || *n > 1e6) return std::nullopt;
   const auto unit = first_word(t.substr(first_word(t).size()));
-  const double scale = starts_with(unit, "GiB") ? 1024.0 * 1024 * 1024 : starts_with(unit, "MiB") ? 1024.0 * 1024 : 0;
+  const auto u = lowered(unit.substr(0, 3));
+  const double scale = u == "gib" ? 1024.0 * 1024 * 1024 : u == "mib" ? 1024.0 * 1024 : 0;
   if (scale == 0) return std::nullopt;
   return static_cast<std::uint64_t>(*n * scale);
 }
@@ -115,6 +136,116 @@ CudaDevice& numbered_device(BlockFacts& out, std::string_view after_gpu) {
   d.pci_bus_id = "report:GPU" + std::to_string(index);
   out.facts.cuda->devices.push_back(std::move(d));
   return out.facts.cuda->devices.back();
+}
+
+// ollama's ROCm discovery: "amdgpu [0] gfx1103 is not supported by
+// /tmp/ollama…/rocm [gfx1030 gfx1100 …]", later "amdgpu is not supported"
+// with gpu_type=gfx1103.
+bool ollama_gfx_unsupported(std::string_view t) {
+  const auto at = t.find("amdgpu");
+  return at != std::string_view::npos && t.find("is not supported", at) != std::string_view::npos && t.find("gfx", at) != std::string_view::npos;
+}
+
+// "gfx1103" at the start of `t`, without what follows it.
+std::string_view gfx_word(std::string_view t) {
+  std::size_t n = 3;
+  while (n < t.size() && std::isalnum(static_cast<unsigned char>(t[n]))) ++n;
+  return starts_with(t, "gfx") && n > 3 ? t.substr(0, n) : std::string_view{};
+}
+
+// pip's "Attempting uninstall: torch" while installing something else: a
+// wheel that pins another torch (xformers, vLLM) replaces the one installed.
+bool pip_replaces_torch(std::string_view t) { return ends_with(lowered(trim(t)), "attempting uninstall: torch"); }
+
+// cuDNN's version as one number: 8600 is 8.6.0 (major*1000 before 9), 90100 is 9.1.0.
+std::optional<std::string> cudnn_number(std::string_view t) {
+  const auto n = parse_int_in(value_word(t), 1000, 999999);
+  if (!n) return std::nullopt;
+  const int major = *n >= 10000 ? *n / 10000 : *n / 1000, rest = *n >= 10000 ? *n % 10000 : *n % 1000;
+  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+}
+
+void set_init_error(BlockFacts& out, int code, std::string_view message) {
+  if (!out.facts.cuda) out.facts.cuda = CudaDriverApiFacts{};
+  out.facts.cuda->init_code = code;
+  if (auto name = cuda_error_name(code)) out.facts.cuda->init_name = *name;
+  out.facts.cuda->init_message = std::string(message);
+}
+
+// The CUDA library a loader error names: "libcusparse.so.11: cannot open
+// shared object file". libcuda and NVML are the driver's, not a library of
+// the stack; other rules read those.
+std::optional<std::string_view> missing_cuda_library(std::string_view t) {
+  const auto at = t.find(kCannotOpen);
+  if (at == std::string_view::npos) return std::nullopt;
+  auto head = t.substr(0, at);
+  const auto start = head.find_last_of(" /'\"`(");
+  const auto lib = start == std::string_view::npos ? head : head.substr(start + 1);
+  const bool cuda = starts_with(lib, "libcu") || starts_with(lib, "libnvrtc") || starts_with(lib, "libnvJitLink") || starts_with(lib, "libnccl");
+  if (!cuda || starts_with(lib, "libcuda.") || lib.find(".so.") == std::string_view::npos) return std::nullopt;
+  return lib;
+}
+
+// What the loader, cuInit and the frameworks' own version checks state.
+void read_loader_and_version_facts(std::string_view t, const std::string& source, BlockFacts& out) {
+  if (t.find(kDriverCombination) != std::string_view::npos) set_init_error(out, 803, kDriverCombination);
+  if (const auto at = t.find(kInitFailure); at != std::string_view::npos) {
+    if (const auto code = parse_int_in(value_word(t.substr(at + kInitFailure.size())), 0, 1000000)) set_init_error(out, *code, "cuda driver library init failure");
+    // "…/libcuda.so.575.57.08: cuda driver library init failure": the file is the driver's user-space version
+    const auto so = t.rfind("libcuda.so.", at);
+    const auto v = so == std::string_view::npos ? std::string_view{} : t.substr(so + 11, t.find(':', so) - so - 11);
+    if (looks_like_version(v) && v.find('.') != std::string_view::npos) {
+      out.facts.nvidia_driver.libcuda.soname = "libcuda.so.1";
+      out.facts.nvidia_driver.libcuda.version = std::string(v);
+      out.where["nvidia_driver.libcuda.version"] = source;
+    }
+  }
+  if (const auto at = t.find(kTritonTooOld); at != std::string_view::npos) {
+    add_statement(out.stated, ReportStatement{"below-vllm-minimum", source});
+    const auto found = t.rfind("Found ", at);
+    const auto cc_at = t.find(kTritonCc, at);
+    const auto cc = cc_at == std::string_view::npos ? std::string_view{} : value_word(t.substr(cc_at + kTritonCc.size()));
+    if (found != std::string_view::npos && is_cc(cc)) {
+      device(out, trim(t.substr(found + 6, at - found - 6))).compute_capability = std::string(cc);
+      out.where["cuda_driver_api.devices.compute_capability"] = source;
+    }
+  }
+  // rocBLAS or ollama without code for the GPU's target: the build lacks it
+  if (gfx_target_refused(t)) add_statement(out.stated, ReportStatement{"gfx-not-in-build", source});
+  // ultralytics' banner: "Ultralytics YOLOv8.1.3 🚀 Python-3.10.11 torch-2.1.0+cpu"
+  if (starts_with(t, "Ultralytics ") && t.find(" torch-") != std::string_view::npos && ends_with(value_word(t.substr(t.find(" torch-") + 7)), "+cpu"))
+    add_statement(out.stated, ReportStatement{"torch-cpu-only", source});
+  if (pip_replaces_torch(t)) add_statement(out.stated, ReportStatement{"pip-replaced-torch", source});
+  if (missing_cuda_library(t)) add_statement(out.stated, ReportStatement{"cuda-library-not-found", source});
+  // MIG named the pre-R470 way (MIG-GPU-<uuid>/<gi>/<ci>), which current drivers do not know
+  if (t.find("MIG-GPU-") != std::string_view::npos && t.find("unknown device") != std::string_view::npos)
+    add_statement(out.stated, ReportStatement{"mig-legacy-device-name", source});
+  if (const auto at = t.find(kJaxFoundCudnn); at != std::string_view::npos) {
+    const auto built = t.find(kJaxBuiltCudnn, at);
+    if (const auto found = cudnn_number(t.substr(at + kJaxFoundCudnn.size())))
+      out.facts.software.libraries.push_back(LibraryInstall{"cudnn", *found, source, std::nullopt, "(loaded, from the error)"});
+    if (const auto want = built == std::string_view::npos ? std::nullopt : cudnn_number(t.substr(built + kJaxBuiltCudnn.size()))) {
+      auto& fw = report_framework(report_python(out.facts), "jaxlib");
+      fw.cudnn = *want;
+      if (fw.source.empty()) fw.source = source;
+    }
+  }
+  if (const auto at = t.find(kPaddleFor); at != std::string_view::npos) {
+    const auto gpu = t.find(kPaddleGpu, at);
+    auto& deep = report_deep(report_python(out.facts), "paddlepaddle");
+    deep.arch_list.clear();
+    for (auto w : split(t.substr(at + kPaddleFor.size(), gpu == std::string_view::npos ? std::string_view::npos : gpu - at - kPaddleFor.size()), ' ')) {
+      while (!w.empty() && (w.back() == ',' || w.back() == '.')) w.remove_suffix(1);
+      while (!w.empty() && w.front() == ',') w.remove_prefix(1);
+      if (w.size() >= 2 && parse_int_in(w, 10, 999)) deep.arch_list.push_back("sm_" + std::string(w));
+    }
+    auto& fw = report_framework(report_python(out.facts), "paddlepaddle");
+    if (fw.source.empty()) fw.source = source;
+    if (const auto cc = gpu == std::string_view::npos ? std::nullopt : parse_int_in(value_word(t.substr(gpu + kPaddleGpu.size())), 10, 999)) {
+      device(out, "").compute_capability = std::to_string(*cc / 10) + "." + std::to_string(*cc % 10);
+      out.where["cuda_driver_api.devices.compute_capability"] = source;
+    }
+  }
 }
 
 // The forms of the libraries below torch: NVML, the allocator, DeepSpeed, the driver.
@@ -139,7 +270,8 @@ void read_more_error_facts(std::string_view t, const std::string& source, BlockF
     if (const auto bytes = gib_bytes(t.substr(at + total_len)); bytes && gpu != std::string_view::npos)
       numbered_device(out, t.substr(gpu + 4)).memory_bytes = bytes;
   } else if (const auto cap = t.find(kTotalCapacity); cap != std::string_view::npos) {
-    const auto gpu = t.rfind("(GPU ", cap);
+    // a paste may lower-case it: "(gpu 0; 8.00 gib total capacity; …)" (kohya_ss#3329)
+    const auto gpu = lowered(t.substr(0, cap)).rfind("(gpu ");
     if (gpu != std::string_view::npos) {
       const auto semi = t.find("; ", gpu);
       if (semi != std::string_view::npos && semi < cap)
@@ -232,15 +364,82 @@ constexpr std::array kStated{
     StatedKind{"expected all tensors to be on the same device", "tensors-on-two-devices"},
     StatedKind{"undefined symbol: __nvjitlink", "nvjitlink-undefined-symbol"},
     StatedKind{"not defined in file libcublaslt.so.11 with link time reference", "cublaslt-symbol-missing"},
+    // more FP8 refusals: torch's _scaled_mm, TensorRT's engine builder
+    StatedKind{"_scaled_mm is only supported on cuda devices with compute capability", "fp8-unsupported"},
+    StatedKind{"networks with fp8 precision require hardware with fp8 support", "fp8-unsupported"},
+    StatedKind{"networks with fp8 q/dq layers require hardware with fp8 support", "fp8-unsupported"},
+    StatedKind{"flashattention only supports ampere gpus or newer", "flash-attn2-below-ampere"},
+    // JAX's cuDNN check: "Found cuDNN version 8600, but JAX was built against version 8906"
+    StatedKind{"but jax was built against version", "cudnn-mismatch"},
+    // A compiled extension and the torch it loads into: a C++ symbol of
+    // torch (c10::, at::, torch::) missing, however the line wraps, or the
+    // extension's own check.
+    StatedKind{"symbol: _zn3c10", "extension-built-for-other-torch"},
+    StatedKind{"symbol: _zn2at", "extension-built-for-other-torch"},
+    StatedKind{"symbol: _zn5torch", "extension-built-for-other-torch"},
+    StatedKind{"deepspeed ops were compiled and installed with a different version", "extension-built-for-other-torch"},
+    StatedKind{"xformers was built for:", "extension-built-for-other-torch"},
+    // SageAttention's, on a GPU that has the architecture it names
+    StatedKind{"kernel is not available. make sure you gpus with compute capability", "extension-built-for-other-torch"},
+    // bitsandbytes without a native library for torch's CUDA, in its releases' words
+    StatedKind{"could not find the bitsandbytes cuda binary", "bitsandbytes-no-cuda-binary"},
+    StatedKind{"configured cuda binary not found", "bitsandbytes-no-cuda-binary"},
+    StatedKind{"bitsandbytes was compiled without gpu support", "bitsandbytes-no-cuda-binary"},
+    StatedKind{"cuda setup failed despite gpu being available", "bitsandbytes-no-cuda-binary"},
+    // jax-cuda12-plugin / -pjrt of another release than jaxlib
+    StatedKind{"is not compatible with the installed jaxlib version", "jax-plugin-mismatch"},
+    StatedKind{"the plugin is likely built with a later version than the framework", "jax-plugin-mismatch"},
+    StatedKind{"mismatched pjrt plugin pjrt api version", "jax-plugin-mismatch"},
+    // Docker or Podman without the NVIDIA container toolkit, or its CDI spec
+    StatedKind{"unknown or invalid runtime name: nvidia", "container-toolkit-missing"},
+    StatedKind{"could not select device driver", "container-toolkit-missing"},
+    StatedKind{"unresolvable cdi devices", "cdi-device-unresolvable"},
+    // a CUDA image's start-up banner in a container given no GPU
+    StatedKind{"the nvidia driver was not detected", "container-without-driver"},
+    StatedKind{"gpu access blocked by the operating system", "wsl-gpu-blocked"},
+    // cudaErrorSystemNotReady (802): an NVSwitch system's fabric not up
+    StatedKind{"system not yet initialized", "system-not-ready"},
+    StatedKind{"cudaerrorsystemnotready", "system-not-ready"},
+    StatedKind{"cuda_error_system_not_ready", "system-not-ready"},
+    // tensorflow-rocm 2.14.0.600's target list, joined by a missing comma
+    StatedKind{"supported amdgpu versions are gfx1030gfx1100", "tf-rocm-target-list-joined"},
+    // TensorFlow finding no CUDA libraries to load: it registers no GPU
+    StatedKind{"cannot dlopen some gpu libraries", "tensorflow-gpu-libraries-missing"},
+    // What says the program wanted a GPU: ultralytics' refusal of a CUDA
+    // device, ComfyUI's portable build for NVIDIA (it ships a CUDA torch)
+    StatedKind{"invalid cuda 'device=", "gpu-expected"},
+    StatedKind{"comfyui_windows_portable", "gpu-expected"},
+    // bitsandbytes' search for the CUDA runtime, over (before 0.43) with nothing found
+    StatedKind{"possible options found for libcudart.so: set()", "cuda-library-not-found"},
+    // XLA (JAX, TensorFlow): "The NVIDIA driver's CUDA version is 12.4 which is older than the PTX
+    // compiler version (12.6.20)", earlier "… than the ptxas CUDA version (12.5.40)"
+    StatedKind{"which is older than the ptx compiler version", "ptxas-newer-than-driver"},
+    StatedKind{"which is older than the ptxas cuda version", "ptxas-newer-than-driver"},
 };
 
 }  // namespace
+
+std::optional<std::string_view> gfx_target_refused(std::string_view t) {
+  if (const auto at = t.find(kTensileArch); at != std::string_view::npos && t.find("TensileLibrary") != std::string_view::npos)
+    if (const auto g = gfx_word(trim(t.substr(at + kTensileArch.size()))); !g.empty()) return g;
+  if (ollama_gfx_unsupported(t)) {
+    for (std::string_view key : {"gpu_type=", "] "})
+      if (const auto at = t.find(key, t.find("amdgpu")); at != std::string_view::npos)
+        if (const auto g = gfx_word(t.substr(at + key.size())); !g.empty()) return g;
+    return t.substr(0, 0);  // refused, the target not named
+  }
+  return std::nullopt;
+}
 
 bool states_error_facts(std::string_view line) {
   for (auto m : kMarkers)
     if (contains(line, m)) return true;
   for (auto m : kKnownErrors)
     if (contains(line, m)) return true;
+  if (contains(line, "MIG-GPU-") && contains(line, "unknown device")) return true;
+  if (gfx_target_refused(line)) return true;
+  if (pip_replaces_torch(line)) return true;
+  if (starts_with(line, "Ultralytics ") && contains(line, "+cpu")) return true;
   const auto low = lowered(line);
   for (auto& k : kStated)
     if (contains(low, k.marker)) return true;
@@ -276,6 +475,8 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
   }
   // "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 …."
   if (const auto at = t.find(kSupports); at != std::string_view::npos) {
+    // The install is shown, though not its version.
+    if (auto& fw = report_framework(report_python(out.facts), "torch"); fw.source.empty()) fw.source = source;
     auto& deep = report_deep(report_python(out.facts), "torch");
     deep.arch_list.clear();
     for (auto w : split(t.substr(at + kSupports.size()), ' ')) {
@@ -371,15 +572,22 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
     }
   }
   read_more_error_facts(t, source, out);
+  read_loader_and_version_facts(t, source, out);
 }
 
 bool add_message_facts(Facts& facts, std::string_view message) {
+  // A kernel log line: its Xid, as the kernel log probe reads it.
+  if (auto xids = parse_xid_events(message); !xids.empty()) {
+    facts.kernel_log.read = true;
+    facts.kernel_log.source = "the message";
+    facts.kernel_log.xid_events = std::move(xids);
+  }
   BlockFacts read;
   for (auto line : split(message, '\n'))
     if (states_error_facts(line)) read_error_facts(trim(line), "the message", read);
   if (read.where.empty() && !read.facts.cuda && read.facts.software.python.empty() && read.facts.software.libraries.empty() &&
       !read.facts.nvidia_driver.kernel_module.version && read.stated.empty())
-    return false;
+    return !facts.kernel_log.xid_events.empty();
   if (!read.stated.empty()) {
     if (!facts.report) facts.report = ReportReading{"the message", {}, {}, 0, {}, {}};
     for (auto& st : read.stated) add_statement(facts.report->stated, st);

@@ -16,6 +16,9 @@ PasteText paste_lines(std::string_view text, std::string name) {
     const auto end = text.find('\n', start);
     auto line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // A reply's Markdown quote ("> text", "> > text", a bare ">") is read as
+    // the text quoted; Python's ">>> " prompt is no quote.
+    while (line == ">" || starts_with(line, "> ")) line.remove_prefix(line.size() == 1 ? 1 : 2);
     if (end == std::string_view::npos) {
       if (!line.empty()) p.lines.push_back(line);
       break;
@@ -42,7 +45,12 @@ std::string PasteText::joined(std::size_t first, std::size_t last) const {
 
 namespace {
 
-bool is_fence(std::string_view t) { return starts_with(t, "```") || starts_with(t, "~~~"); }
+// "```", "```python": a fence; "```ImportError: … ```" on one line is the text inside it.
+bool is_fence(std::string_view t) {
+  if (!starts_with(t, "```") && !starts_with(t, "~~~")) return false;
+  const auto info = t.substr(3);
+  return info.find(' ') == std::string_view::npos || info.find("```") == std::string_view::npos;
+}
 
 // "user@host:~/dir$ nvidia-smi", "root@node:~# ixsmi": a shell prompt and
 // the command it ran; the command's output follows.

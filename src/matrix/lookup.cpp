@@ -1,5 +1,7 @@
 #include "matrix/lookup.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 
 #include "util/python_name.hpp"
@@ -45,6 +47,25 @@ const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name)
         best_length = p.size();
       }
   return best;
+}
+
+std::optional<Version> family_compute_capability(const Matrix& m, std::string_view name) {
+  std::string want = to_lower(trim(name));
+  for (std::string_view vendor : {"nvidia ", "tesla ", "geforce ", "quadro "})
+    if (want.rfind(vendor, 0) == 0) want = want.substr(vendor.size());
+  if (want.size() < 2) return std::nullopt;
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  std::optional<Version> cc;
+  for (const auto& g : m.gpus) {
+    const auto n = to_lower(g.name);
+    bool named = false;
+    for (auto at = n.find(want); at != std::string::npos && !named; at = n.find(want, at + 1))
+      named = (at == 0 || !word(n[at - 1])) && (at + want.size() == n.size() || !word(n[at + want.size()]));
+    if (!named || !g.compute_capability) continue;
+    if (cc && !(*cc == *g.compute_capability)) return std::nullopt;
+    cc = g.compute_capability;
+  }
+  return cc;
 }
 
 const ArchPrecisions* find_arch_precisions(const Matrix& m, std::string_view compute_capability) {

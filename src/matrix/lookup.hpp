@@ -19,6 +19,9 @@ const GpuModel* find_gpu_by_pci_id(const Matrix& m, std::string_view pci_id);
 // the same (ignoring case) wins; else the longest of the name_patterns found
 // in the lower-cased name, the first model listed on a tie.
 const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name);
+// A name that is no one model ("A100", "RTX 5090" in prose): the compute
+// capability every model of the matrix so named shares, else nothing.
+std::optional<Version> family_compute_capability(const Matrix& m, std::string_view name);
 
 // By major.minor: "8.6" and "8.60" are the same architecture.
 const ArchPrecisions* find_arch_precisions(const Matrix& m, std::string_view compute_capability);

@@ -86,4 +86,10 @@ std::optional<int> cuda_error_code(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::string> cuda_error_name(int code) {
+  for (const auto& e : cuda_errors().cuda_errors)
+    if (e.code == code) return e.name;
+  return std::nullopt;
+}
+
 }  // namespace gpucheck

@@ -32,6 +32,8 @@ std::optional<double> pcie_lane_gbits(int generation);
 
 // matrix/cuda_errors.json: the CUresult cuda.h gives that name.
 std::optional<int> cuda_error_code(std::string_view name);
+// ... and the name of a code, for an error that states only the number.
+std::optional<std::string> cuda_error_name(int code);
 
 // "matrix/libraries.json", "matrix/pcie.json", "matrix/cuda_errors.json".
 bool is_platform_document(std::string_view path);

@@ -84,7 +84,9 @@ std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
   const std::string none = nothing_found(f);
   fact("GPUs", gpus.empty() ? none : gpus);
   std::string driver = f.nvidia_driver.kernel_module.version.value_or(
-      f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version : none);
+      f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version
+      : f.nvidia_driver.libcuda.version            ? *f.nvidia_driver.libcuda.version + " (user-space libcuda)"
+                                                   : none);
   if (f.cuda && f.cuda->driver_version) driver += ", CUDA " + *f.cuda->driver_version;
   else if (f.nvidia_smi && f.nvidia_smi->cuda_version) driver += ", CUDA " + *f.nvidia_smi->cuda_version;
   fact("NVIDIA driver", driver);
@@ -92,7 +94,9 @@ std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
     if (t.active) fact("CUDA toolkit", t.version.value_or("version unknown") + parenthesized(t.root));
   for (auto& e : f.software.python) {
     std::vector<std::string> fws;
-    for (auto& fw : e.frameworks) fws.push_back(fw.name + " " + fw.version);
+    for (auto& fw : e.frameworks)
+      if (fw.name == "ollama") fact("Application", "ollama " + (fw.version.empty() ? std::string("(version not shown)") : fw.version));
+      else fws.push_back(fw.name + " " + (fw.version.empty() ? "(version not shown)" : fw.version));
     if (!fws.empty()) fact("Python", e.interpreter + ": " + join(fws, ", "));
   }
   for (auto& i : f.software.rocm.installs)

@@ -132,6 +132,8 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   if (g.kfd && g.kfd->gfx_target) out["gpu.gfx_target"] = F::of_text(*g.kfd->gfx_target, g.kfd->source);
   if (g.cuda && g.cuda->compute_capability) out["gpu.compute_capability"] = F::of_version(*g.cuda->compute_capability, cuda_src("cuDeviceGetAttribute"));
   else if (model && model->compute_capability) out["gpu.compute_capability"] = F::of_version(*model->compute_capability, model_source(*model));
+  else if (const auto family = g.cuda && g.cuda->name ? family_compute_capability(m, *g.cuda->name) : std::nullopt)
+    out["gpu.compute_capability"] = F::of_version(*family, "matrix: every model named " + *g.cuda->name);
   if (auto cc = out.find("gpu.compute_capability"); cc != out.end()) {
     if (auto* a = find_arch_precisions(m, cc->second.text)) {
       out["gpu.precisions"] = F::of_list(a->precisions, "matrix: compute capability " + a->compute_capability.text() + " (" + a->sources.front() + ")");

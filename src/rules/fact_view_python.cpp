@@ -158,7 +158,7 @@ void build_cuda_facts(const std::string& cuda, const std::string& source, const 
 FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matrix& m) {
   FactMap out;
   out["framework.name"] = F::of_text(fw.name, fw.source);
-  out["framework.version"] = F::of_version(fw.version, fw.source);
+  if (!fw.version.empty()) out["framework.version"] = F::of_version(fw.version, fw.source);
   if (fw.local_tag) out["framework.variant"] = F::of_text(*fw.local_tag, fw.source);
   if (fw.cuda) build_cuda_facts(*fw.cuda, fw.source, m, out);
   if (fw.hip) out["framework.hip"] = F::of_version(*fw.hip, fw.source);
@@ -183,7 +183,7 @@ FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matr
   if (e.deep) {
     for (auto& d : e.deep->frameworks) {
       if (d.name != fw.name) continue;
-      const std::string src = "deep probe (" + e.interpreter + ")";
+      const std::string src = e.kind == "report" ? "the report" : "deep probe (" + e.interpreter + ")";
       if (!d.arch_list.empty()) {
         std::vector<std::string> archs;
         for (auto& a : d.arch_list)
@@ -238,6 +238,8 @@ void builds_for_gpu_facts(const Matrix& m, const std::string& framework, const F
     }
     return !gfx.empty() && lists(v.gfx_targets, gfx);
   };
+  // A framework the matrix holds no builds of (paddlepaddle) has no "first build" to name.
+  if (std::none_of(m.frameworks.begin(), m.frameworks.end(), [&](const FrameworkVariant& v) { return v.framework == framework; })) return;
   const FrameworkVariant* first = nullptr;
   const FrameworkVariant* last = nullptr;
   for (auto& v : m.frameworks) {

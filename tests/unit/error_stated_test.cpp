@@ -90,6 +90,20 @@ TEST_CASE("explain's message states its kinds too", "[importers][errors][explain
   CHECK(!none.report);
 }
 
+TEST_CASE("explain's message of a kernel log line is read as its Xid", "[importers][errors][explain]") {
+  Facts facts;
+  CHECK(add_message_facts(facts, "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus."));
+  REQUIRE(facts.kernel_log.xid_events.size() == 1);
+  CHECK(facts.kernel_log.xid_events[0].xid == 79);
+  CHECK(facts.kernel_log.xid_events[0].pci_bus_id == "0000:3b:00.0");
+  // the driver's words without an Xid number are the same condition
+  Facts words;
+  CHECK(add_message_facts(words, "NVRM: The NVIDIA GPU 0000:b3:00.0\nNVRM: (PCI ID: 10de:26b5) installed in this system has\nNVRM: fallen off the bus and is not responding to commands."));
+  REQUIRE(words.kernel_log.xid_events.size() == 1);
+  CHECK(words.kernel_log.xid_events[0].xid == 79);
+  CHECK(words.kernel_log.xid_events[0].pci_bus_id == "0000:b3:00.0");
+}
+
 TEST_CASE("the stated kinds survive the facts JSON", "[importers][json][errors]") {
   const auto f = paste("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method\n");
   CHECK(stated(f) == std::vector<std::string>{"cuda-after-fork"});

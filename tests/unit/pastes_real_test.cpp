@@ -112,6 +112,9 @@ TEST_CASE("each real paste gets the diagnosis its thread reached", "[pastes-real
   WARN("real pastes diagnosed as their threads concluded: " << diagnosed << " of " << expected.size() << " (" << fine
                                                             << " fine, no error), " << undiagnosable << " undiagnosable from their own text, "
                                                             << pending << " pending knowledge gpucheck lacks");
-  CHECK(diagnosed >= 40);
-  CHECK(fine >= 5);
+  // issue 32's bar: nine in ten diagnosed as their threads concluded, at
+  // least 150 threads, 15 of them stacks that were fine
+  CHECK(diagnosed * 10 >= static_cast<int>(expected.size()) * 9);
+  CHECK(expected.size() >= 150);
+  CHECK(fine >= 15);
 }

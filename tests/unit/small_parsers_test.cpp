@@ -114,6 +114,22 @@ TEST_CASE("a number read from text is range-checked into its int, never wrapped"
   CHECK(wrapped[0].seconds_since_boot == Approx(171167.7));
 }
 
+TEST_CASE("the driver's 'fallen off the bus' without an Xid number is Xid 79, once per GPU", "[kernel_log]") {
+  // as NVSentinel#155's kernel log prints it at probe time, over three lines
+  const std::string words =
+      "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+      "               NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+      "               NVRM: fallen off the bus and is not responding to commands.\n";
+  const auto ev = parse_xid_events(words);
+  REQUIRE(ev.size() == 1);
+  CHECK(ev[0].xid == 79);
+  CHECK(ev[0].pci_bus_id == "0000:b3:00.0");
+  // beside the Xid 79 line of the same GPU, it is that event, not a second one
+  const auto both = parse_xid_events("[1.0] NVRM: Xid (PCI:0000:b3:00): 79, pid=1, GPU has fallen off the bus.\n" + words);
+  REQUIRE(both.size() == 1);
+  CHECK(both[0].seconds_since_boot == Approx(1.0));
+}
+
 TEST_CASE("Xid events from dmesg text (real gpud fixtures)", "[kernel_log]") {
   auto ev = parse_xid_events(data("kmsg/dmesg_xid149-xid154_lines-from-test.txt"));
   REQUIRE(ev.size() >= 9);
