@@ -358,7 +358,7 @@ struct ReportReading {
   std::vector<ReportConflict> conflicts;
   // What the paste's error lines state that no other fact holds, as kinds
   // ("bf16-unsupported", "out-of-memory"), each with the first line that
-  // states it (src/importers/error_facts.cpp lists them): rules read them as
+  // states it (src/importers/stated_kinds.cpp lists them): rules read them as
   // error.stated.
   std::vector<ReportStatement> stated;
 };

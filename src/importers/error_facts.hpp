@@ -2,7 +2,6 @@
 // shared by `check --from` (a paste's error lines) and `explain MESSAGE`.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,12 +12,6 @@ namespace gpucheck {
 // True when the line holds one of the forms read, or an error the rules
 // know that states no value ("no kernel image is available…").
 bool states_error_facts(std::string_view line);
-
-// The gfx target a ROCm library or application says it has no code for
-// (rocBLAS's "… TensileLibrary.dat … for GPU arch : gfx1036", ollama's
-// "amdgpu [0] gfx1103 is not supported by …"): empty when the line refuses
-// one without naming it.
-std::optional<std::string_view> gfx_target_refused(std::string_view line);
 
 // Adds what the line states to `out`, citing `source`.
 void read_error_facts(std::string_view line, const std::string& source, BlockFacts& out);

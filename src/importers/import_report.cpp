@@ -10,11 +10,11 @@
 
 #include "facts/fact_limits.hpp"
 #include "importers/block_util.hpp"
-#include "importers/error_facts.hpp"
 #include "importers/gpucheck_json.hpp"
 #include "importers/paste.hpp"
 #include "importers/paste_encoding.hpp"
 #include "importers/report_notes.hpp"
+#include "importers/stated_kinds.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"

@@ -31,7 +31,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::option
   host_driver_facts(f, m, host);
   driver_branch_facts(m, today, host);
   host_software_facts(f, m, host);
-  // What a paste's error lines state (importers/error_facts.cpp): the
+  // What a paste's error lines state (importers/stated_kinds.cpp): the
   // error is evidence, cited by its line.
   if (f.report && !f.report->stated.empty()) {
     std::vector<std::string> kinds;

@@ -1,6 +1,6 @@
 // What an error line states as a kind (facts.report.stated, the rules'
-// error.stated): src/importers/error_facts.cpp. Lines are the real pastes'
-// own (tests/data/pastes-real/), cut to the line that matters.
+// error.stated): src/importers/stated_kinds.cpp. Lines are the real
+// pastes' own (tests/data/pastes-real/), cut to the line that matters.
 #include <catch2/catch.hpp>
 
 #include "facts/facts_json.hpp"
