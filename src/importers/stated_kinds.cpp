@@ -81,6 +81,8 @@ constexpr std::array kStated{
     StatedKind{"configured cuda binary not found", "bitsandbytes-no-cuda-binary"},
     StatedKind{"bitsandbytes was compiled without gpu support", "bitsandbytes-no-cuda-binary"},
     StatedKind{"cuda setup failed despite gpu being available", "bitsandbytes-no-cuda-binary"},
+    // bitsandbytes below compute capability 7.5: no int8 tensor cores for its matmul
+    StatedKind{"only slow 8-bit matmul is supported for your gpu", "bitsandbytes-slow-int8"},
     // jax-cuda12-plugin / -pjrt of another release than jaxlib
     StatedKind{"is not compatible with the installed jaxlib version", "jax-plugin-mismatch"},
     StatedKind{"the plugin is likely built with a later version than the framework", "jax-plugin-mismatch"},

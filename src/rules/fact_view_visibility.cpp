@@ -133,17 +133,18 @@ void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out
   auto it = f.software.gpu_env.find("CUDA_VISIBLE_DEVICES");
   if (it == f.software.gpu_env.end()) return;
   std::vector<std::string> entries, out_of_range;
-  bool mig = false;
+  int mig = 0;
   for (auto e : split(it->second, ',')) {
     const std::string s(trim(e));
     entries.push_back(s);
-    if (starts_with(s, "MIG-")) mig = true;
+    if (starts_with(s, "MIG-")) ++mig;
     // CUDA stops at the first entry that is not a valid device.
     if (auto n = parse_int(s); n && (*n < 0 || (nvidia_count > 0 && static_cast<std::size_t>(*n) >= nvidia_count)))
       out_of_range.push_back(s);
   }
   out["visible.indices"] = F::of_list(entries, "CUDA_VISIBLE_DEVICES");
-  out["visible.names_mig"] = F::of_bool(mig, "CUDA_VISIBLE_DEVICES");
+  out["visible.names_mig"] = F::of_bool(mig > 0, "CUDA_VISIBLE_DEVICES");
+  out["visible.mig_count"] = F::of_number(mig, "CUDA_VISIBLE_DEVICES");
   if (nvidia_count > 0) out["visible.out_of_range"] = F::of_list(out_of_range, "CUDA_VISIBLE_DEVICES");
 }
 
