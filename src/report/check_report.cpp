@@ -1,5 +1,7 @@
 #include "report/check_report.hpp"
 
+#include <cctype>
+
 #include <map>
 
 #include "facts/facts_json.hpp"
@@ -56,6 +58,22 @@ std::vector<const Note*> timed_out_notes(const Facts& f) {
 
 }  // namespace
 
+namespace {
+
+// A paste's "report.txt:12" or "report.txt:3-7 (collect_env)" as "line 12",
+// "lines 3-7": where in the paste a value of the stack stands.
+std::string paste_line(const Facts& f, std::string_view source) {
+  if (!f.report || source.empty()) return {};
+  const std::string prefix = f.report->name + ":";
+  if (source.substr(0, prefix.size()) != prefix) return {};
+  auto at = source.substr(prefix.size());
+  at = at.substr(0, at.find(' '));
+  if (at.empty() || !std::isdigit(static_cast<unsigned char>(at.front()))) return {};
+  return std::string(at.find('-') == std::string_view::npos ? "  (line " : "  (lines ").append(at).append(")");
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
   std::vector<std::pair<std::string, std::string>> rows;
   auto fact = [&rows](std::string label, std::string value) { rows.emplace_back(std::move(label), std::move(value)); };
@@ -82,6 +100,7 @@ std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
   std::string gpus;
   for (auto& m : order) gpus += (gpus.empty() ? "" : ", ") + std::to_string(models[m]) + " × " + m;
   const std::string none = nothing_found(f);
+  if (!gpus.empty() && f.nvidia_smi && !f.nvidia_smi->gpus.empty()) gpus += paste_line(f, f.nvidia_smi->source);
   fact("GPUs", gpus.empty() ? none : gpus);
   std::string driver = f.nvidia_driver.kernel_module.version.value_or(
       f.nvidia_smi && f.nvidia_smi->driver_version ? *f.nvidia_smi->driver_version
@@ -89,18 +108,20 @@ std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
                                                    : none);
   if (f.cuda && f.cuda->driver_version) driver += ", CUDA " + *f.cuda->driver_version;
   else if (f.nvidia_smi && f.nvidia_smi->cuda_version) driver += ", CUDA " + *f.nvidia_smi->cuda_version;
+  if (f.nvidia_driver.kernel_module.version) driver += paste_line(f, f.nvidia_driver.kernel_module.source);
+  else if (f.nvidia_smi && f.nvidia_smi->driver_version) driver += paste_line(f, f.nvidia_smi->source);
   fact("NVIDIA driver", driver);
   for (auto& t : f.software.toolkits)
-    if (t.active) fact("CUDA toolkit", t.version.value_or("version unknown") + parenthesized(t.root));
+    if (t.active) fact("CUDA toolkit", t.version.value_or("version unknown") + parenthesized(t.root) + paste_line(f, t.version_source.value_or("")));
   for (auto& e : f.software.python) {
     std::vector<std::string> fws;
     for (auto& fw : e.frameworks)
-      if (fw.name == "ollama") fact("Application", "ollama " + (fw.version.empty() ? std::string("(version not shown)") : fw.version));
-      else fws.push_back(fw.name + " " + (fw.version.empty() ? "(version not shown)" : fw.version));
+      if (fw.name == "ollama") fact("Application", "ollama " + (fw.version.empty() ? std::string("(version not shown)") : fw.version) + paste_line(f, fw.source));
+      else fws.push_back(fw.name + " " + (fw.version.empty() ? "(version not shown)" : fw.version) + paste_line(f, fw.source));
     if (!fws.empty()) fact("Python", e.interpreter + ": " + join(fws, ", "));
   }
   for (auto& i : f.software.rocm.installs)
-    if (i.active) fact("ROCm", i.version.value_or("version unknown") + parenthesized(i.root));
+    if (i.active) fact("ROCm", i.version.value_or("version unknown") + parenthesized(i.root) + paste_line(f, i.version_source.value_or("")));
   if (auto& n = f.system.container.ngc) fact("NGC image", n->framework.value_or("?") + " " + n->version.value_or("?"));
   if (f.kernels) {
     int passed = 0, expected = 0;
