@@ -1,7 +1,6 @@
 // Recognising a report by its content: gpucheck's own JSON whole, any other
 // text as a paste of blocks (paste.hpp), each read by its reader.
 #include "importers/import_report.hpp"
-#include "importers/prose_facts.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -9,12 +8,11 @@
 #include <map>
 
 #include "facts/fact_limits.hpp"
-#include "importers/block_util.hpp"
 #include "importers/gpucheck_json.hpp"
 #include "importers/paste.hpp"
 #include "importers/paste_encoding.hpp"
+#include "importers/prose_facts.hpp"
 #include "importers/report_notes.hpp"
-#include "importers/stated_kinds.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"
@@ -151,59 +149,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
     if (auto too_many = over_limits(facts, p.span(split.blocks.front().first, b.last, "paste"))) return *too_many;
   }
-  // No block showed a GPU: one named in the prose is the paste's GPU.
-  const bool shows_gpu = (facts.nvidia_smi && !facts.nvidia_smi->gpus.empty()) || (facts.cuda && !facts.cuda->devices.empty()) ||
-                         !facts.software.rocm.gpu_nodes.empty() ||
-                         std::any_of(facts.pci.begin(), facts.pci.end(), [](const PciDevice& d) { return d.kind == PciKind::gpu; });
-  for (std::size_t i = 0; i < p.lines.size() && !shows_gpu; ++i) {
-    if (understood[i]) continue;
-    const auto named = gpu_named_in_prose(p.trimmed(i));
-    if (!named) continue;
-    CudaDevice d;
-    d.ordinal = 0;
-    d.pci_bus_id = "report:GPU0";
-    d.name = *named;
-    if (!facts.cuda) facts.cuda = CudaDriverApiFacts{};
-    facts.cuda->devices.push_back(std::move(d));
-    understood[i] = 1;
-    reading.blocks.push_back(ReportBlock{"GPU named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
-    break;
-  }
-  // ... nor an AMD GPU: the target a ROCm library refused names the one in use.
-  for (std::size_t i = 0; i < p.lines.size() && !shows_gpu && facts.software.rocm.gpu_nodes.empty(); ++i) {
-    const auto gfx = gfx_target_refused(p.trimmed(i));
-    if (!gfx || gfx->empty()) continue;
-    KfdNode n;
-    n.gfx_target = std::string(*gfx);
-    n.source = p.at(i);
-    facts.software.rocm.gpu_nodes.push_back(std::move(n));
-  }
-  // No block named the ROCm release: one the prose names is.
-  for (std::size_t i = 0; i < p.lines.size() && facts.software.rocm.installs.empty(); ++i) {
-    if (understood[i]) continue;
-    if (const auto version = rocm_version_in_prose(p.trimmed(i))) {
-      facts.software.rocm.installs.push_back(RocmInstall{"(from report)", *version, p.at(i), true});
-      understood[i] = 1;
-      reading.blocks.push_back(ReportBlock{"ROCm named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
-    }
-  }
-  // No block named ollama's release: one the prose names is.
-  const auto has_ollama = [&] {
-    for (auto& e : facts.software.python)
-      for (auto& f : e.frameworks)
-        if (f.name == "ollama" && !f.version.empty()) return true;
-    return false;
-  };
-  for (std::size_t i = 0; i < p.lines.size() && !has_ollama(); ++i) {
-    if (understood[i]) continue;
-    const auto version = ollama_version_in_prose(p.trimmed(i));
-    if (!version) continue;
-    auto& fw = report_framework(report_python(facts), "ollama");
-    fw.version = *version;
-    fw.source = p.at(i);
-    understood[i] = 1;
-    reading.blocks.push_back(ReportBlock{"ollama named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
-  }
+  read_prose_facts(p, understood, facts, reading);
   // Text no reader knows is still a paste: its lines are listed as not
   // understood, and the verdict says what it does not show.
   for (std::size_t i = 0; i < p.lines.size(); ++i) {

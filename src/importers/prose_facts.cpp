@@ -1,14 +1,17 @@
-// A GPU named in a paste's prose ("I am using an RTX 3090", "failing on
-// e.g. A100 GPUs", "NVIDIA : A100 (80G)"): read only when no block of the
-// paste shows a GPU, so that a table's exact name always wins and two
-// readings never conflict. The name is kept as written; the rules judge it
-// by the matrix's models of that name (rules/fact_view_gpu.cpp).
+// What a paste's prose names: a GPU ("I am using an RTX 3090", "failing on
+// e.g. A100 GPUs", "NVIDIA : A100 (80G)"), ROCm's and ollama's releases.
+// Read only where no block of the paste shows them, so that a table's
+// exact value always wins and two readings never conflict. A GPU's name is
+// kept as written; the rules judge it by the matrix's models of that name
+// (rules/fact_view_gpu.cpp).
 #include "importers/prose_facts.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
 #include "importers/block_util.hpp"
+#include "importers/stated_kinds.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -97,6 +100,62 @@ std::optional<std::string> rocm_version_in_prose(std::string_view line) {
     if (w.find('.') != std::string_view::npos && looks_like_version(w)) return std::string(w);
   }
   return std::nullopt;
+}
+
+void read_prose_facts(const PasteText& p, std::vector<char>& understood, Facts& facts, ReportReading& reading) {
+  // No block showed a GPU: one named in the prose is the paste's GPU.
+  const bool shows_gpu = (facts.nvidia_smi && !facts.nvidia_smi->gpus.empty()) || (facts.cuda && !facts.cuda->devices.empty()) ||
+                         !facts.software.rocm.gpu_nodes.empty() ||
+                         std::any_of(facts.pci.begin(), facts.pci.end(), [](const PciDevice& d) { return d.kind == PciKind::gpu; });
+  for (std::size_t i = 0; i < p.lines.size() && !shows_gpu; ++i) {
+    if (understood[i]) continue;
+    const auto named = gpu_named_in_prose(p.trimmed(i));
+    if (!named) continue;
+    CudaDevice d;
+    d.ordinal = 0;
+    d.pci_bus_id = "report:GPU0";
+    d.name = *named;
+    if (!facts.cuda) facts.cuda = CudaDriverApiFacts{};
+    facts.cuda->devices.push_back(std::move(d));
+    understood[i] = 1;
+    reading.blocks.push_back(ReportBlock{"GPU named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
+    break;
+  }
+  // ... nor an AMD GPU: the target a ROCm library refused names the one in use.
+  for (std::size_t i = 0; i < p.lines.size() && !shows_gpu && facts.software.rocm.gpu_nodes.empty(); ++i) {
+    const auto gfx = gfx_target_refused(p.trimmed(i));
+    if (!gfx || gfx->empty()) continue;
+    KfdNode n;
+    n.gfx_target = std::string(*gfx);
+    n.source = p.at(i);
+    facts.software.rocm.gpu_nodes.push_back(std::move(n));
+  }
+  // No block named the ROCm release: one the prose names is.
+  for (std::size_t i = 0; i < p.lines.size() && facts.software.rocm.installs.empty(); ++i) {
+    if (understood[i]) continue;
+    if (const auto version = rocm_version_in_prose(p.trimmed(i))) {
+      facts.software.rocm.installs.push_back(RocmInstall{"(from report)", *version, p.at(i), true});
+      understood[i] = 1;
+      reading.blocks.push_back(ReportBlock{"ROCm named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
+    }
+  }
+  // No block named ollama's release: one the prose names is.
+  const auto has_ollama = [&] {
+    for (auto& e : facts.software.python)
+      for (auto& f : e.frameworks)
+        if (f.name == "ollama" && !f.version.empty()) return true;
+    return false;
+  };
+  for (std::size_t i = 0; i < p.lines.size() && !has_ollama(); ++i) {
+    if (understood[i]) continue;
+    const auto version = ollama_version_in_prose(p.trimmed(i));
+    if (!version) continue;
+    auto& fw = report_framework(report_python(facts), "ollama");
+    fw.version = *version;
+    fw.source = p.at(i);
+    understood[i] = 1;
+    reading.blocks.push_back(ReportBlock{"ollama named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
+  }
 }
 
 }  // namespace gpucheck
