@@ -36,9 +36,14 @@ std::optional<std::string> geforce_name(const std::string& low) {
       while (i < low.size() && std::isdigit(static_cast<unsigned char>(low[i]))) ++i;
       if (i - digits < 3 || i - digits > 4) continue;
       std::string name = (series == "rtx" ? "RTX " : "GTX ") + low.substr(digits, i - digits);
-      if (i < low.size() && low[i] == 'm' && (i + 1 == low.size() || !word_char(low[i + 1]))) name += "M";
-      else if (low.compare(i, 3, " ti") == 0 || low.compare(i, 2, "ti") == 0) name += " Ti";
-      else if (low.compare(i, 6, " super") == 0) name += " SUPER";
+      // a suffix is a whole word, or glued to the number: "3090ti", not "3090 time"
+      const auto suffix = [&](std::string_view w) {
+        const auto end = i + w.size();
+        return low.compare(i, w.size(), w) == 0 && (end == low.size() || !word_char(low[end]));
+      };
+      if (suffix("m")) name += "M";
+      else if (suffix(" ti") || suffix("ti")) name += " Ti";
+      else if (suffix(" super") || suffix("super")) name += " SUPER";
       else if (i < low.size() && word_char(low[i])) continue;
       return name;
     }

@@ -35,6 +35,9 @@ TEST_CASE("prose: a GPU named as people write it", "[importers][paste][prose]") 
   CHECK(gpu_named_in_prose("I am using an RTX 3090") == "RTX 3090");
   CHECK(gpu_named_in_prose("GPU: Zotac RTX 5060 Ti 16GB") == "RTX 5060 Ti");
   CHECK(gpu_named_in_prose("I have a gtx 950M (maybe it's too old)") == "GTX 950M");
+  CHECK(gpu_named_in_prose("my rtx3090ti runs hot") == "RTX 3090 Ti");
+  CHECK(gpu_named_in_prose("an RTX 4090 time ago") == "RTX 4090");
+  CHECK(gpu_named_in_prose("RTX 4080 SUPER, 16GB") == "RTX 4080 SUPER");
   CHECK(gpu_named_in_prose("This avoids them failing on e.g. A100 GPUs with") == "A100");
   CHECK(gpu_named_in_prose("NVIDIA : A100 (80G) .") == "A100");
   CHECK(gpu_named_in_prose("Tesla V100, cuda11.4") == "V100");
