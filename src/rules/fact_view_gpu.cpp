@@ -95,7 +95,9 @@ void memory_facts(const InventoryGpu& g, const GpuModel* model, const std::strin
 
 FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   FactMap out;
-  out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? g.smi_source : "CUDA driver API");
+  // a device a paste stated ("report:GPU0") is the report's, not a driver call's
+  const bool stated = !g.pci && !g.smi && g.cuda && g.cuda->pci_bus_id && starts_with(*g.cuda->pci_bus_id, "report:");
+  out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? g.smi_source : stated ? "the report" : "CUDA driver API");
   std::string_view vendor;
   if (g.pci) {
     vendor = to_string(g.pci->vendor);
