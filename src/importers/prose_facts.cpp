@@ -144,14 +144,11 @@ void read_prose_facts(const PasteText& p, std::vector<char>& understood, Facts& 
       reading.blocks.push_back(ReportBlock{"ROCm named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
     }
   }
-  // No block named ollama's release: one the prose names is.
-  const auto has_ollama = [&] {
-    for (auto& e : facts.software.python)
-      for (auto& f : e.frameworks)
-        if (f.name == "ollama" && !f.version.empty()) return true;
-    return false;
-  };
-  for (std::size_t i = 0; i < p.lines.size() && !has_ollama(); ++i) {
+  // No block named ollama's release: the first one the prose names is.
+  bool has_ollama = false;
+  for (auto& e : facts.software.python)
+    for (auto& f : e.frameworks) has_ollama = has_ollama || (f.name == "ollama" && !f.version.empty());
+  for (std::size_t i = 0; i < p.lines.size() && !has_ollama; ++i) {
     if (understood[i]) continue;
     const auto version = ollama_version_in_prose(p.trimmed(i));
     if (!version) continue;
@@ -160,6 +157,7 @@ void read_prose_facts(const PasteText& p, std::vector<char>& understood, Facts& 
     fw.source = p.at(i);
     understood[i] = 1;
     reading.blocks.push_back(ReportBlock{"ollama named in prose", static_cast<int>(i + 1), static_cast<int>(i + 1), {}});
+    has_ollama = true;
   }
 }
 

@@ -177,11 +177,7 @@ std::optional<std::string_view> gfx_target_refused(std::string_view t) {
 
 std::vector<std::string_view> stated_kinds(std::string_view line) {
   std::vector<std::string_view> kinds;
-  const auto add = [&](std::string_view k) {
-    for (auto seen : kinds)
-      if (seen == k) return;
-    kinds.push_back(k);
-  };
+  const auto add = [&](std::string_view k) { kinds.push_back(k); };
   const auto low = to_lower(line);
   for (auto& k : kStated)
     if (low.find(k.marker) != std::string::npos) add(k.kind);

@@ -9,7 +9,8 @@
 
 namespace gpucheck {
 
-// Each kind the line states, once, in the order of the table.
+// Each kind the line states, in the order of the table (a kind twice when
+// two markers of it match: add_statement keeps one).
 std::vector<std::string_view> stated_kinds(std::string_view line);
 
 // The gfx target a ROCm library or application says it has no code for

@@ -95,9 +95,11 @@ void memory_facts(const InventoryGpu& g, const GpuModel* model, const std::strin
 
 FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   FactMap out;
-  // a device a paste stated ("report:GPU0") is the report's, not a driver call's
-  const bool stated = !g.pci && !g.smi && g.cuda && g.cuda->pci_bus_id && starts_with(*g.cuda->pci_bus_id, "report:");
-  out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? g.smi_source : stated ? "the report" : "CUDA driver API");
+  // A device a paste stated (an error naming it, a printed value) is no
+  // CUDA call's answer: cite the report, whose blocks give the lines.
+  const bool reported = g.cuda && g.cuda->pci_bus_id && starts_with(*g.cuda->pci_bus_id, "report:");
+  const auto cuda_src = [&](const char* call) { return std::string(reported ? "the report" : call); };
+  out["gpu.address"] = F::of_text(g.address, g.pci ? g.pci->source : g.smi ? g.smi_source : cuda_src("CUDA driver API"));
   std::string_view vendor;
   if (g.pci) {
     vendor = to_string(g.pci->vendor);
@@ -111,10 +113,6 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   if (g.smi || g.cuda) vendor = to_string(PciVendor::nvidia);
   if (g.kfd) vendor = to_string(PciVendor::amd);
   if (!vendor.empty()) out["gpu.vendor"] = F::of_text(std::string(vendor), out["gpu.address"].source);
-  // A device a paste stated (an error naming it, a printed value) is no
-  // CUDA call's answer: cite the report, whose blocks give the lines.
-  const bool reported = g.cuda && g.cuda->pci_bus_id && starts_with(*g.cuda->pci_bus_id, "report:");
-  const auto cuda_src = [&](const char* call) { return std::string(reported ? "the report" : call); };
   std::optional<std::string> name;
   std::string name_src;
   if (g.smi && g.smi->product_name) name = g.smi->product_name, name_src = g.smi_source;
