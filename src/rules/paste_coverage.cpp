@@ -25,13 +25,32 @@ bool shows_gpu(const Facts& f) {
   return false;
 }
 
-bool shows_driver(const Facts& f) {
-  if (f.nvidia_driver.kernel_module.version || f.nvidia_driver.libcuda.version || f.software.rocm.amdgpu_module_version) return true;
+// An NVIDIA GPU the paste shows, which only an NVIDIA driver can run.
+bool shows_nvidia_gpu(const Facts& f) {
+  if ((f.nvidia_smi && !f.nvidia_smi->gpus.empty()) || (f.cuda && !f.cuda->devices.empty())) return true;
+  for (const auto& d : f.pci)
+    if (d.kind == PciKind::gpu && d.vendor == PciVendor::nvidia) return true;
+  return false;
+}
+
+bool shows_nvidia_driver(const Facts& f) {
+  if (f.nvidia_driver.kernel_module.version || f.nvidia_driver.libcuda.version) return true;
   if (f.nvidia_smi && (f.nvidia_smi->driver_version || f.nvidia_smi->cuda_version)) return true;
-  if (f.cuda && f.cuda->driver_version) return true;
+  return f.cuda && f.cuda->driver_version;
+}
+
+bool shows_rocm(const Facts& f) {
+  if (f.software.rocm.amdgpu_module_version) return true;
   for (const auto& i : f.software.rocm.installs)
     if (i.version) return true;
   return false;
+}
+
+// The driver of the GPU shown: an NVIDIA GPU beside a ROCm release named
+// in prose still needs its NVIDIA driver shown.
+bool shows_driver(const Facts& f, bool amd) {
+  if (shows_nvidia_gpu(f) && !shows_nvidia_driver(f)) return false;
+  return shows_nvidia_driver(f) || (amd && shows_rocm(f));
 }
 
 bool shows_framework(const Facts& f) {
@@ -49,7 +68,10 @@ std::vector<NotShown> not_shown_by(const Facts& f) {
   const std::string smi = amd ? "rocm-smi --showproductname --showdriverversion (or amd-smi static)" : "nvidia-smi";
   std::vector<NotShown> out;
   if (!shows_gpu(f)) out.push_back({"GPU model", smi});
-  if (!shows_driver(f)) out.push_back({amd ? "ROCm version" : "NVIDIA driver", smi});
+  if (!shows_driver(f, amd)) {
+    const bool nvidia_missing = shows_nvidia_gpu(f) && !shows_nvidia_driver(f);
+    out.push_back({amd && !nvidia_missing ? "ROCm version" : "NVIDIA driver", nvidia_missing ? "nvidia-smi" : smi});
+  }
   if (!shows_framework(f)) out.push_back({"framework", "python -m torch.utils.collect_env"});
   return out;
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <string>
 
 #include "importers/prose_facts.hpp"
 #include "knowledge_support.hpp"
@@ -46,6 +47,10 @@ TEST_CASE("prose: a GPU named as people write it", "[importers][paste][prose]") 
   CHECK_FALSE(gpu_named_in_prose("the T4 route is closed"));
   CHECK_FALSE(gpu_named_in_prose("RTX IO and GTX are brands"));
   CHECK_FALSE(gpu_named_in_prose("RTX 30901 is no card"));
+  // a line longer than prose is no prose: a dump is left to its reader
+  CHECK_FALSE(gpu_named_in_prose("I am using an RTX 3090 " + std::string(2000, 'x')));
+  CHECK_FALSE(ollama_version_in_prose("ollama v0.1.19 " + std::string(2000, 'x')));
+  CHECK_FALSE(rocm_version_in_prose("ROCm 6.1.2 " + std::string(2000, 'x')));
 }
 
 TEST_CASE("prose: ollama's and ROCm's releases", "[importers][paste][prose]") {
@@ -100,6 +105,14 @@ TEST_CASE("ggml's device list gives each GPU and its capability, and ollama's lo
   CHECK(f.cuda->devices[0].compute_capability == "3.7");
   CHECK(f.cuda->devices[1].compute_capability == "8.6");
   CHECK(framework(f, "ollama"));
+  // a device number past any machine's, or a capability that is no version,
+  // gives no capability (the K80 named there is still the prose's GPU)
+  const auto bad = paste(
+      "ggml_cuda_init: found 2 CUDA devices:\n"
+      "  Device 4294967296: Tesla K80, compute capability 3.7\n"
+      "  Device 1: Tesla K80, compute capability x.y\n");
+  REQUIRE(bad.cuda);
+  for (auto& d : bad.cuda->devices) CHECK_FALSE(d.compute_capability);
   // llama.cpp's own log names no ollama
   const auto l = paste("ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes\n");
   CHECK_FALSE(framework(l, "ollama"));

@@ -21,21 +21,28 @@ bool has_text(const json& j, const char* key) { return j.is_object() && j.contai
 
 // Read from the facts JSON, not from the verdict's own list: an oracle of
 // its own for "the paste shows a GPU, a driver, a framework".
+// An NVIDIA GPU needs an NVIDIA driver shown; a ROCm release is no such one.
 bool shows_all(const json& f) {
-  bool gpu = false, driver = false, framework = false;
+  bool gpu = false, nvidia_gpu = false, nvidia_driver = false, rocm = false, framework = false;
   if (f["nvidia_smi"].is_object()) {
     for (auto& g : f["nvidia_smi"]["gpus"]) gpu = gpu || has_text(g, "product_name");
-    driver = has_text(f["nvidia_smi"], "driver_version") || has_text(f["nvidia_smi"], "cuda_version");
+    nvidia_gpu = !f["nvidia_smi"]["gpus"].empty();
+    nvidia_driver = has_text(f["nvidia_smi"], "driver_version") || has_text(f["nvidia_smi"], "cuda_version");
   }
   if (f["cuda_driver_api"].is_object()) {
     for (auto& d : f["cuda_driver_api"]["devices"]) gpu = gpu || has_text(d, "name") || has_text(d, "compute_capability");
-    driver = driver || has_text(f["cuda_driver_api"], "driver_version");
+    nvidia_gpu = nvidia_gpu || !f["cuda_driver_api"]["devices"].empty();
+    nvidia_driver = nvidia_driver || has_text(f["cuda_driver_api"], "driver_version");
   }
-  for (auto& d : f["pci"]) gpu = gpu || (d["kind"] == "gpu" && (has_text(d, "name") || has_text(d, "device_id")));
+  for (auto& d : f["pci"]) {
+    gpu = gpu || (d["kind"] == "gpu" && (has_text(d, "name") || has_text(d, "device_id")));
+    nvidia_gpu = nvidia_gpu || (d["kind"] == "gpu" && d["vendor"] == "nvidia");
+  }
   for (auto& n : f["software"]["rocm"]["gpu_nodes"]) gpu = gpu || has_text(n, "name") || has_text(n, "gfx_target");
-  for (auto& i : f["software"]["rocm"]["installs"]) driver = driver || has_text(i, "version");
-  driver = driver || has_text(f["nvidia_driver"]["kernel_module"], "version") || has_text(f["nvidia_driver"]["libcuda"], "version") ||
-           has_text(f["software"]["rocm"], "amdgpu_module_version");
+  for (auto& i : f["software"]["rocm"]["installs"]) rocm = rocm || has_text(i, "version");
+  nvidia_driver = nvidia_driver || has_text(f["nvidia_driver"]["kernel_module"], "version") || has_text(f["nvidia_driver"]["libcuda"], "version");
+  rocm = rocm || has_text(f["software"]["rocm"], "amdgpu_module_version");
+  const bool driver = nvidia_gpu ? nvidia_driver : nvidia_driver || rocm;
   for (auto& e : f["software"]["python"])
     for (auto& fw : e["frameworks"]) framework = framework || has_text(fw, "version");
   return gpu && driver && framework;
@@ -97,4 +104,18 @@ TEST_CASE("an incomplete paste says what it lacks and whom to ask for what", "[c
   const auto probe = run_gpucheck({"probe", "--from", (t.path() / "oom.txt").string()});
   CHECK(probe.exit_code == 0);
   CHECK_THAT(probe.out, Catch::Contains("not in the report") && !Catch::Contains("none found"));
+}
+
+TEST_CASE("an NVIDIA GPU's paste needs its NVIDIA driver, whatever ROCm it names", "[cli][paste]") {
+  // synthetic: prose naming an NVIDIA card, an application and a ROCm release
+  TempDir t;
+  gpucheck::test::write_file(t.path() / "mixed.txt", "I use an RTX 3090\nollama v0.1.19\nI have ROCm 6.1 installed\n");
+  const auto r = run_gpucheck({"check", "--from", (t.path() / "mixed.txt").string(), "--json"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 3);
+  const auto out = json::parse(r.out);
+  CHECK(out["verdict"] == "incomplete");
+  REQUIRE(out["not_shown"].size() == 1);
+  CHECK(out["not_shown"][0].dump().find("NVIDIA driver") != std::string::npos);
+  CHECK(out["not_shown"][0].dump().find("nvidia-smi") != std::string::npos);
 }
