@@ -12,12 +12,16 @@
 #include <iostream>
 
 #include "cli/build_info.hpp"
+#include "cli/cli_errors.hpp"
+#include "cli/cli_values.hpp"
+#include "cli/help_text.hpp"
 #include "cli/safe_output.hpp"
 #include "host/hosts.hpp"
 #include "host/own_env.hpp"
 #include "importers/import_report.hpp"
 #include "facts/fact_limits.hpp"
 #include "kernels/run.hpp"
+#include "report/format_text.hpp"
 #include "update/matrix_source.hpp"
 #include "util/files.hpp"
 #include "util/strings.hpp"
@@ -45,7 +49,7 @@ std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g) {
   auto host = open_host(g.root);
   if (!host) {
     const auto& p = host.problem();
-    std::cerr << "gpucheck: cannot use --root " << g.root << ": " << p.where << ": " << p.detail << "\n";
+    error_line() << "cannot use --root " << g.root << ": " << p.where << ": " << p.detail << "\n";
     return nullptr;
   }
   return std::move(host).value();
@@ -57,11 +61,11 @@ namespace {
 // when it is a regular one, standard input only until the run's deadline.
 std::optional<std::string> read_report(const std::string& path, const Deadline& deadline) {
   if (path == "-" && ::isatty(STDIN_FILENO))
-    std::cerr << "gpucheck: reading the report from standard input; paste it, then press Ctrl-D\n";
+    std::cerr << "gpucheck: note: reading the report from standard input; paste it, then press Ctrl-D\n";
   auto text = path == "-" ? read_stream(STDIN_FILENO, kMaxReportBytes, deadline, "standard input") : read_whole_file(path, kMaxReportBytes, "report");
   if (!text) {
     const auto& p = text.problem();
-    std::cerr << "gpucheck: --from " << p.where << ": " << p.detail << "\n";
+    error_line() << "--from " << p.where << ": " << p.detail << "\n";
     return std::nullopt;
   }
   return std::move(text).value();
@@ -104,7 +108,7 @@ std::optional<std::string> resolve_python(const Host& host, const std::string& p
 std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& opts, std::string* origin) {
   if (!g.from.empty()) {
     if (g.root != "/") {
-      std::cerr << "gpucheck: --from and --root cannot be used together: the facts come from one or the other\n";
+      error_line() << "--from and --root cannot be used together: the facts come from one or the other\n";
       return std::nullopt;
     }
     auto text = read_report(g.from, g.deadline());
@@ -112,7 +116,7 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
     auto imported = import_report(*text, g.from == "-" ? "<stdin>" : g.from, g.deadline());
     if (!imported) {
       const auto& p = imported.problem();
-      std::cerr << "gpucheck: --from " << p.where << ": " << p.detail << "\n";
+      error_line() << "--from " << p.where << ": " << p.detail << "\n";
       return std::nullopt;
     }
     if (origin) *origin = "--from " + g.from + " (" + std::string(to_string(imported->format)) + ")";
@@ -129,7 +133,7 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
     std::string error;
     auto path = resolve_python(*host, p, g.root == "/", error);
     if (!path) {
-      std::cerr << "gpucheck: " << error << "\n";
+      error_line() << error << "\n";
       return std::nullopt;
     }
     p = *path;
@@ -141,7 +145,7 @@ std::optional<Facts> acquire_facts(const GlobalOptions& g, const ProbeOptions& o
 
 bool live_only(const GlobalOptions& g, const std::string& what) {
   if (g.root == "/" && g.from.empty()) return true;
-  std::cerr << "gpucheck: " << what << " on the live machine only, not on "
+  error_line() << what << " on the live machine only, not on "
             << (g.from.empty() ? "--root " + g.root : "a --from report") << "\n";
   return false;
 }
@@ -152,31 +156,25 @@ CLI::Option* add_python_option(CLI::App* cmd, std::vector<std::string>& pythons)
                    "Also look at this interpreter, or an environment's prefix; repeatable. A relative path is the "
                    "working directory's and a bare name is looked up on PATH, as a shell does; inside --root, an absolute "
                    "path in the snapshot. One that does not exist stops the run (exit 2)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("PATH");
 }
 
 CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
   return cmd
       ->add_option("--duration", seconds,
                    "Sustained mode: after the checks, run one tensor-core throughput kernel (bf16, else fp16, else fp32 "
-                   "FMA) on each GPU for this many seconds (more than 0, at most 3600), sampling the rate, clocks, "
+                   "FMA) on each GPU for this long (90, 90s, 10m: more than 0, at most 1 h), sampling the rate, clocks, "
                    "temperature, power and clock-event (throttle) reasons every 0.5 s (NVML; without it, rates only)")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0') return "expected a number of seconds, got '" + text + "'";
-            if (!(v > 0) || v > 3600) return "must be more than 0 and at most 3600 seconds, got " + text;
-            return {};
-          },
-          "SECONDS in (0, 3600]"));
+      ->transform(duration_within(0, 3600, true))
+      ->type_name("DURATION");
 }
 
 CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& precisions) {
   std::vector<std::string> known = kernels::all_precisions();
   known.push_back("bandwidth");
   return cmd->add_option("--precision", precisions, "Only these kernel checks (repeatable; default all of them)")
-      ->check(CLI::IsMember(known))
+      ->check(one_of(known))
       ->allow_extra_args(false)
       ->type_name("NAME");
 }
@@ -184,10 +182,10 @@ CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& preci
 CLI::Option* add_step_timeout_option(CLI::App* cmd, double& seconds) {
   return cmd
       ->add_option("--step-timeout", seconds,
-                   "Seconds a kernel check's process may stay silent (one step, or one sustained-mode sample) "
-                   "before it is killed: 0.5 to 600, default 10")
-      ->check(CLI::Range(0.5, 600.0))
-      ->type_name("SECONDS");
+                   "How long a kernel check's process may stay silent (one step, or one sustained-mode sample) "
+                   "before it is killed: 10 (seconds, the default), 500ms, 2m; 0.5 s to 10 min")
+      ->transform(duration_within(0.5, 600))
+      ->type_name("DURATION");
 }
 
 std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f) {
@@ -207,6 +205,29 @@ void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::K
   // A sample is the line that feeds the per-step watchdog: keep several within one step timeout.
   req.session.sample_s = std::min(0.5, f.step_timeout_s / 4);
   req.overall = Millis(static_cast<long>(g.timeout_s * 1000)) * 10;  // a per-GPU loop: --timeout bounds each step's start
+}
+
+KernelFacts run_kernels_with_progress(kernels::KernelRequest req) {
+  if (::isatty(STDERR_FILENO) != 1) return kernels::run_kernel_checks(req);
+  // Straight to the terminal: the line's own \r and erase sequence would be
+  // escaped by the safe stream; the GPU's name, from the driver, is made safe here.
+  const auto raw = [](const std::string& s) {
+    std::cerr.flush();
+    for (std::size_t done = 0; done < s.size();) {
+      const auto n = ::write(STDERR_FILENO, s.data() + done, s.size() - done);
+      if (n <= 0 && errno != EINTR) return;
+      if (n > 0) done += static_cast<std::size_t>(n);
+    }
+  };
+  req.progress = [&raw](const kernels::KernelProgress& p) {
+    std::string line = "\r\033[Kgpucheck: GPU " + std::to_string(p.gpu) + "/" + std::to_string(p.gpus) + " (" + safe_line(p.name) +
+                       "): " + safe_line(p.step);
+    if (p.seconds_left) line += ", " + std::to_string(static_cast<long>(*p.seconds_left + 0.5)) + " s left";
+    raw(line);
+  };
+  auto facts = kernels::run_kernel_checks(req);
+  raw("\r\033[K");
+  return facts;
 }
 
 std::vector<std::string> GlobalOptions::matrix_layers() const {
@@ -230,7 +251,7 @@ namespace {
 std::optional<Knowledge> report_knowledge(Result<Knowledge> k, bool note_passed_over = true) {
   if (!k) {
     const auto& p = k.problem();
-    std::cerr << "gpucheck: the matrix is not valid, nothing was judged: " << p.where << ": " << p.detail << "\n";
+    error_line() << "the matrix is not valid, nothing was judged: " << p.where << ": " << p.detail << "\n";
     return std::nullopt;
   }
   // A damaged cache is passed over, never silently: the run goes on, on the
@@ -259,33 +280,20 @@ std::optional<Day> judgement_day_or_report() {
   const auto given = own_env("GPUCHECK_TODAY");
   if (!given || given->empty()) return today_utc();
   if (auto d = parse_iso_date(*given)) return d;
-  std::cerr << "gpucheck: GPUCHECK_TODAY=\"" << *given << "\": expected a day as YYYY-MM-DD, like 2026-12-01 (or unset it)\n";
+  error_line() << "GPUCHECK_TODAY=\"" << *given << "\": expected a day as YYYY-MM-DD, like 2026-12-01 (or unset it)\n";
   return std::nullopt;
 }
 
 namespace {
 
+// The summary line is the man page's NAME (what `apropos gpu` finds); the
+// examples and exit codes are help_text.cpp's.
 constexpr const char* kAbout =
-    "gpucheck: will a training job run on this machine, at full speed, on the stack your team pinned?\n\n"
-    "Reads the GPUs, the NVIDIA driver, the CUDA driver API, nvidia-smi, the CUDA toolkits and libraries and\n"
-    "the Python frameworks (without importing them), judges them against a built-in compatibility matrix of\n"
-    "known-bad combinations, and says what to fix. Any Linux host, with or without a GPU.\n\n"
-    "Examples:\n"
-    "  gpucheck                                  the same as `gpucheck check`\n"
-    "  gpucheck check --json                     findings and the stack, for launchers (exit 1 on an error)\n"
-    "  gpucheck check --gpus 8 --require bf16 --min-memory 80G   a pre-flight gate for an 8-GPU bf16 job\n"
-    "                                            (80G: sold as 80 GB, as an H100 80GB is; 80GiB: binary)\n"
-    "  gpucheck check --kernels                  also prove each precision on the GPUs (= --level 3)\n"
-    "  gpucheck --level 1 check                  the cheapest prolog: files only, no program, no driver call\n"
-    "  gpucheck check --from issue.txt           judge a paste: collect_env, nvidia-smi, an error, prose\n"
-    "  gpucheck explain \"no kernel image is available for execution on the device\"\n"
-    "  gpucheck recommend                        the NGC containers this driver and these GPUs run\n"
-    "  gpucheck lock && gpucheck verify          pin this node's stack, check another node against it\n"
-    "  gpucheck snapshot --out node17            record what the probes read, for a bug report\n"
-    "  gpucheck --root node17 check              judge that snapshot as if on that machine\n\n"
-    "Exit codes: 0 pass, 1 findings that fail (check, verify, kernels), 2 gpucheck could not run,\n"
-    "3 a --from paste that does not show what a verdict needs (check).\n"
-    "Docs: docs/ in the source tree (check-output.md, exit-codes.md, rules.md).";
+    "gpucheck: pre-flight check of a GPU machine's driver, CUDA and framework stack\n\n"
+    "Will a training job run on this machine, at full speed, on the stack your team pinned? gpucheck reads the GPUs, "
+    "the NVIDIA driver, the CUDA driver API, nvidia-smi, the CUDA toolkits and libraries and the Python frameworks "
+    "(without importing them), judges them against a built-in compatibility matrix of known-bad combinations, and says "
+    "what to fix. Any Linux host, with or without a GPU.";
 
 // "gpucheck 0.1.0 (commit …)" and the matrix in use, its version and date.
 std::string version_text(const GlobalOptions& g) {
@@ -304,13 +312,21 @@ int run_app(int argc, char** argv) {
   CLI::App app{kAbout, "gpucheck"};
   GlobalOptions g;
   bool version = false;
-  app.add_flag("--version", version, "Print gpucheck's version and commit, and the matrix's version and date");
+  // Before any command is added: each inherits -h (a summary) and --help (in full).
+  app.set_help_flag("-h", "Print a summary of the options; --help prints them in full");
+  app.set_help_all_flag("--help", "Print every option in full");
+  app.add_flag("-V,--version", version, "Print gpucheck's version and commit, and the matrix's version and date")
+      ->group(kRootOnlyGroup);
+  bool json = false;
+  app.add_flag("--json", json, "With no command: the same as `gpucheck check --json`")->group(kRootOnlyGroup);
   app.add_option("--root", g.root,
                  "Read the machine from this directory: a snapshot (see `gpucheck snapshot`) or a mounted image")
       ->type_name("DIR");
-  app.add_option("--timeout", g.timeout_s, "Deadline for the whole run, in seconds; each command and driver call gets the smaller of its own limit (10 s) and what is left")
-      ->check(CLI::Range(0.1, 3600.0))
-      ->type_name("SECONDS");
+  app.add_option("--timeout", g.timeout_s,
+                 "Deadline for the whole run: 30 (seconds, the default), 30s, 500ms, 2m; at least 0.1 s, at most 1 h. Each "
+                 "command and driver call gets the smaller of its own limit (10 s) and what is left")
+      ->transform(duration_within(0.1, 3600))
+      ->type_name("DURATION");
   app.add_option("--from", g.from,
                  "Judge another tool's report instead of this machine: PyTorch's or vLLM's collect_env, nvidia-smi "
                  "(-q, -q -x or the table), gpucheck's own JSON; the format is recognised from the content; - reads standard input")
@@ -326,10 +342,11 @@ int run_app(int argc, char** argv) {
                  "How much runs: 1 reads files only (no program, no driver call: the cheapest prolog); 2, the default, "
                  "also asks the CUDA driver API, nvidia-smi and the Python interpreters; 3 also runs the kernel checks "
                  "(check only: the same as --kernels). Costs: docs/PERFORMANCE.md, Levels")
-      ->check(CLI::Range(1, 3))
-      ->type_name("1|2|3");
+      ->check(one_of({"1", "2", "3"}))
+      ->type_name("LEVEL");
   app.add_option("--color", g.color, "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(one_of({"auto", "always", "never"}))
+      ->type_name("WHEN");
   app.require_subcommand(0, 1);
   app.fallthrough();
 
@@ -345,20 +362,37 @@ int run_app(int argc, char** argv) {
   add_verify_command(app, g, action);
   add_completion_command(app, action);
   add_fleet_command(app, g, action);
+  add_help_command(app, action);
 
   // Every answer on standard output must arrive: a launcher that reads a
   // lost report as a verdict would pass a node nobody judged.
   const auto written = [&streams](int rc) {
     const int err = streams.finish_output();
     if (err == 0) return rc;
-    std::cerr << "gpucheck: cannot write standard output: " << std::strerror(err) << "\n";
+    error_line() << "cannot write standard output: " << std::strerror(err) << "\n";
     return kExitUsage;
+  };
+  const auto help = [&](bool full) {
+    std::vector<std::string> path;
+    for (const CLI::App* a = &selected_command(app); a->get_parent(); a = a->get_parent()) path.insert(path.begin(), a->get_name());
+    std::cout << render_help(describe_cli(app), path, full, help_width());
+    return written(kExitOk);
   };
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return help(false);
+  } catch (const CLI::CallForAllHelp&) {
+    return help(true);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return written(rc == 0 ? kExitOk : kExitUsage);
+    error_line() << parse_error_text(app, e) << "\n";
+    return written(kExitUsage);
+  }
+  if (json && &selected_command(app) != &app) {
+    // Taken by the root only because the command has no --json of its own, or it came first.
+    error_line() << "--json before a command means `gpucheck check --json`; give it after the command, as `"
+                 << command_path(selected_command(app)) << " --json`, where the command has it\n";
+    return written(kExitUsage);
   }
   streams.keep_colour(g.use_color());
   if (version) {
@@ -368,7 +402,9 @@ int run_app(int argc, char** argv) {
   if (!action) {
     // A bare `gpucheck` is `gpucheck check`.
     CLI::App* check = app.get_subcommand("check");
-    check->parse(std::vector<std::string>{});
+    std::vector<std::string> args;
+    if (json) args.push_back("--json");
+    check->parse(args);
     if (!action) return kExitUsage;
   }
   return written(action());

@@ -71,6 +71,8 @@ void add_verify_command(CLI::App& app, const GlobalOptions& g, CommandRun& actio
 void add_fleet_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
 // completion (and the hidden manpage): from `app` as it stands when they run.
 void add_completion_command(CLI::App& app, CommandRun& action);
+// help [COMMAND...]: the --help of gpucheck or of that command.
+void add_help_command(CLI::App& app, CommandRun& action);
 
 // Opens --root, or prints why it cannot and returns nullptr.
 std::unique_ptr<Host> open_root_or_report(const GlobalOptions& g);
@@ -105,6 +107,9 @@ CLI::Option* add_python_option(CLI::App* cmd, std::vector<std::string>& pythons)
 std::vector<CLI::Option*> add_kernel_options(CLI::App* cmd, KernelFlags& f);
 // Puts the flags (and the --timeout bound) into a request built by kernels::request_for.
 void apply_kernel_flags(const KernelFlags& f, const GlobalOptions& g, kernels::KernelRequest& req);
+// Runs the checks; on a terminal, a line on standard error says which GPU,
+// which precision and, sustained, how long is left (nothing otherwise).
+KernelFacts run_kernels_with_progress(kernels::KernelRequest req);
 
 // The matrix in use: the embedded one or a newer cached one
 // (update/matrix_source.hpp), with the layers (matrix_layers) laid over it.

@@ -5,5 +5,6 @@
 namespace gpucheck {
 
 extern const char kGitCommit[];        // "5305ddc1a2b3", "…-dirty", or "unknown"
+extern const char kCommitDate[];       // "2026-12-04", or "" outside a git checkout
 
 }  // namespace gpucheck

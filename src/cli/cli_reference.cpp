@@ -4,12 +4,13 @@
 #include <cctype>
 #include <functional>
 
+#include "cli/help_text.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
 namespace {
 
-// "TEXT:{auto,always,never}": CLI11 writes an IsMember check's set into the
+// "TEXT:{auto,always,never}": CLI11 writes a one_of check's set into the
 // type name it prints in --help.
 std::vector<std::string> choices_of(const std::string& type_name) {
   const auto open = type_name.find('{'), close = type_name.rfind('}');
@@ -26,12 +27,6 @@ std::vector<std::string> choices_of(const std::string& type_name) {
   }
   if (!item.empty()) out.push_back(item);
   return out;
-}
-
-// The first line of a description: what a completion menu has room for.
-std::string first_sentence(const std::string& text) {
-  const auto end = text.find_first_of(".:\n");
-  return text.substr(0, end);
 }
 
 using Visit = std::function<void(const std::string& path, const CliCommand& c)>;
@@ -55,22 +50,35 @@ std::string long_names(const CliOption& o) {
 
 }  // namespace
 
+std::string first_sentence(const std::string& text) {
+  const auto end = text.find_first_of(".:\n");
+  return text.substr(0, end);
+}
+
 CliCommand describe_cli(const CLI::App& app) {
   CliCommand c;
   c.name = app.get_name();
   c.description = app.get_description();
   for (const CLI::Option* o : app.get_options()) {
     if (o->get_group().empty()) continue;  // hidden
+    // -h and --help are every command's: listed once, at the root.
+    const bool help = o == app.get_help_ptr() || o == app.get_help_all_ptr();
+    if (help && app.get_parent()) continue;
     if (o->get_positional() && !o->nonpositional()) {
-      c.arguments.push_back(o->get_name());
+      c.arguments.push_back(CliArgument{o->get_name(), o->get_description(), o->get_required()});
       continue;
     }
     CliOption opt;
+    opt.root_only = help || o->get_group() == kRootOnlyGroup;
     for (const auto& s : o->get_snames()) opt.names.push_back("-" + s);
     for (const auto& l : o->get_lnames()) opt.names.push_back("--" + l);
     opt.takes_value = o->get_type_size_max() > 0 && o->get_expected_max() > 0;
-    opt.value_name = o->get_type_name();
-    opt.choices = choices_of(opt.value_name);
+    opt.choices = choices_of(o->get_type_name());
+    opt.value_name = o->get_type_name().substr(0, o->get_type_name().find(':'));
+    static const std::vector<std::string> kPaths{"FILE", "PATH", "REPORT_OR_DIR", "DIR_OR_FILE", "BUNDLE"};
+    if (!opt.choices.empty()) opt.value_kind = ValueKind::choice;
+    else if (opt.value_name == "DIR") opt.value_kind = ValueKind::directory;
+    else if (std::find(kPaths.begin(), kPaths.end(), opt.value_name) != kPaths.end()) opt.value_kind = ValueKind::file;
     opt.description = o->get_description();
     c.options.push_back(std::move(opt));
   }
@@ -78,6 +86,28 @@ CliCommand describe_cli(const CLI::App& app) {
     c.subcommands.push_back(describe_cli(*sub));
   return c;
 }
+
+namespace {
+
+std::string bash_reply(const CliOption& o) {
+  switch (o.value_kind) {
+    case ValueKind::choice: return "COMPREPLY=($(compgen -W " + single_quoted(join(o.choices, " ")) + " -- \"$cur\"))";
+    case ValueKind::file: return "COMPREPLY=($(compgen -f -- \"$cur\"))";
+    case ValueKind::directory: return "COMPREPLY=($(compgen -d -- \"$cur\"))";
+    case ValueKind::none: break;
+  }
+  return "COMPREPLY=()";
+}
+
+// The root's options that a command takes too: all but --version and --json.
+std::string options_below(const CliCommand& root) {
+  std::string out;
+  for (const auto& o : root.options)
+    if (!o.root_only || o.names.front() == "-h" || o.names.front() == "--help") out += (out.empty() ? "" : " ") + long_names(o);
+  return out;
+}
+
+}  // namespace
 
 std::string bash_completion(const CliCommand& root) {
   std::string paths, values, per_command;
@@ -87,11 +117,7 @@ std::string bash_completion(const CliCommand& root) {
     for (const auto& o : c.options) {
       opts += (opts.empty() ? "" : " ") + long_names(o);
       if (!o.takes_value) continue;
-      for (const auto& n : o.names)
-        values += "    " + single_quoted(path + ":" + n) + ") " +
-                  (o.choices.empty() ? "COMPREPLY=($(compgen -f -- \"$cur\"))"
-                                     : "COMPREPLY=($(compgen -W " + single_quoted(join(o.choices, " ")) + " -- \"$cur\"))") +
-                  "; return ;;\n";
+      for (const auto& n : o.names) values += "    " + single_quoted(path + ":" + n) + ") " + bash_reply(o) + "; return ;;\n";
     }
     for (const auto& s : c.subcommands) subs += (subs.empty() ? "" : " ") + s.name;
     per_command += "    " + single_quoted(path) + ") opts=" + single_quoted(opts) + "; subs=" + single_quoted(subs) + " ;;\n";
@@ -99,13 +125,8 @@ std::string bash_completion(const CliCommand& root) {
   std::string root_values;  // the root's options are taken after any subcommand too
   for (const auto& o : root.options)
     if (o.takes_value)
-      for (const auto& n : o.names)
-        root_values += "    *" + single_quoted(":" + n) + ") " +
-                       (o.choices.empty() ? "COMPREPLY=($(compgen -f -- \"$cur\"))"
-                                          : "COMPREPLY=($(compgen -W " + single_quoted(join(o.choices, " ")) + " -- \"$cur\"))") +
-                       "; return ;;\n";
-  std::string root_opts;
-  for (const auto& o : root.options) root_opts += (root_opts.empty() ? "" : " ") + long_names(o);
+      for (const auto& n : o.names) root_values += "    *" + single_quoted(":" + n) + ") " + bash_reply(o) + "; return ;;\n";
+  const std::string root_opts = options_below(root);
   return "# bash completion for gpucheck; generated by `gpucheck completion bash` from its --help definitions.\n"
          "_gpucheck() {\n"
          "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\" path=\"\" i opts subs\n"
@@ -139,8 +160,11 @@ std::string zsh_completion(const CliCommand& root) {
   };
   std::string paths, values, per_command;
   auto value_case = [](const std::string& pattern, const CliOption& o) {
-    return "    (" + pattern + ") " + (o.choices.empty() ? std::string("_files") : "compadd -- " + join(o.choices, " ")) +
-           "; return ;;\n";
+    std::string action = "_message " + single_quoted(o.value_name);
+    if (o.value_kind == ValueKind::choice) action = "compadd -- " + join(o.choices, " ");
+    if (o.value_kind == ValueKind::file) action = "_files";
+    if (o.value_kind == ValueKind::directory) action = "_directories";
+    return "    (" + pattern + ") " + action + "; return ;;\n";
   };
   walk(root, "", [&](const std::string& path, const CliCommand& c) {
     if (!path.empty()) paths += (paths.empty() ? "" : "|") + path;
@@ -148,7 +172,8 @@ std::string zsh_completion(const CliCommand& root) {
     for (const auto& o : c.options) {
       for (const auto& n : o.names) {
         opts.append(" ").append(entry(n, o.description));
-        if (o.takes_value) values += value_case(single_quoted((path.empty() ? "*" : path) + ":" + n), o);
+        // The root's take a value after any command: an unquoted * there.
+        if (o.takes_value) values += value_case(path.empty() ? "*:" + n : single_quoted(path + ":" + n), o);
       }
     }
     for (const auto& s : c.subcommands) subs.append(" ").append(entry(s.name, s.description));
@@ -156,7 +181,8 @@ std::string zsh_completion(const CliCommand& root) {
   });
   std::string root_opts;
   for (const auto& o : root.options)
-    for (const auto& n : o.names) root_opts.append(" ").append(entry(n, o.description));
+    if (!o.root_only || o.names.front() == "-h" || o.names.front() == "--help")
+      for (const auto& n : o.names) root_opts.append(" ").append(entry(n, o.description));
   return "#compdef gpucheck\n"
          "# zsh completion for gpucheck; generated by `gpucheck completion zsh` from its --help definitions.\n"
          "_gpucheck() {\n"
@@ -190,7 +216,10 @@ std::string fish_completion(const CliCommand& root) {
     std::string line = "complete -c gpucheck";
     if (!condition.empty()) line += " -n " + single_quoted(condition);
     for (const auto& n : o.names) line += (n.rfind("--", 0) == 0 ? " -l " + n.substr(2) : " -s " + n.substr(1));
-    if (o.takes_value) line += o.choices.empty() ? " -r -F" : " -x -a " + single_quoted(join(o.choices, " "));
+    if (o.value_kind == ValueKind::choice) line += " -x -a " + single_quoted(join(o.choices, " "));
+    else if (o.value_kind == ValueKind::file) line += " -r -F";
+    else if (o.value_kind == ValueKind::directory) line += " -x -a '(__fish_complete_directories)'";
+    else if (o.takes_value) line += " -x";
     return line + " -d " + single_quoted(first_sentence(o.description)) + "\n";
   };
   walk(root, "", [&](const std::string& path, const CliCommand& c) {
@@ -203,14 +232,17 @@ std::string fish_completion(const CliCommand& root) {
     for (const auto& s : c.subcommands)
       out += "complete -c gpucheck -n " + single_quoted(here) + " -a " + s.name + " -d " +
              single_quoted(first_sentence(s.description)) + "\n";
-    for (const auto& o : c.options) out += option_line(path.empty() ? "" : "__fish_seen_subcommand_from " + c.name, o);
+    for (const auto& o : c.options) {
+      const bool before_any = path.empty() && o.root_only && o.names.front() != "-h" && o.names.front() != "--help";
+      out += option_line(before_any ? "__fish_use_subcommand" : path.empty() ? "" : "__fish_seen_subcommand_from " + c.name, o);
+    }
     if (!c.arguments.empty() && c.subcommands.empty() && !path.empty())
       out += "complete -c gpucheck -n " + single_quoted("__fish_seen_subcommand_from " + c.name) + " -F\n";
   });
   return out;
 }
 
-std::string man_page(const CliCommand& root, const std::string& version) {
+std::string man_page(const CliCommand& root, const std::string& version, const std::string& date) {
   auto esc = [](const std::string& s) {
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -261,7 +293,7 @@ std::string man_page(const CliCommand& root, const std::string& version) {
   };
   const std::string about = root.description;
   const auto blank = about.find("\n\n");
-  std::string out = ".TH GPUCHECK 1 \"\" \"gpucheck " + version + "\" \"User Commands\"\n"
+  std::string out = ".TH GPUCHECK 1 \"" + date + "\" \"gpucheck " + version + "\" \"User Commands\"\n"
                     ".SH NAME\ngpucheck \\- " + esc(about.substr(about.find(": ") + 2, about.find('\n') - about.find(": ") - 2)) +
                     "\n.SH SYNOPSIS\n.B gpucheck\n[\\fIOPTIONS\\fR] [\\fICOMMAND\\fR [\\fICOMMAND OPTIONS\\fR]]\n"
                     ".SH DESCRIPTION\n" + paragraphs(blank == std::string::npos ? about : about.substr(blank + 2)) +
@@ -272,17 +304,21 @@ std::string man_page(const CliCommand& root, const std::string& version) {
     for (auto& ch : words)
       if (ch == '/') ch = ' ';
     std::string args;
-    for (auto a : c.arguments) {
-      for (auto& ch : a) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-      args += " \\fI" + esc(a) + "\\fR";
+    for (const auto& a : c.arguments) {
+      std::string name = a.name;
+      for (auto& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      args += a.required ? " \\fI" + esc(name) + "\\fR" : " [\\fI" + esc(name) + "\\fR]";
     }
     out += ".SS \"gpucheck" + words + "\"\n.B gpucheck" + words + "\n[\\fIOPTIONS\\fR]" + args + "\n.PP\n" + esc(c.description) +
            "\n" + options(c.options);
   });
+  out += ".SH EXAMPLES\n";
+  for (const auto& e : cli_examples()) out += ".TP\n.B " + esc(e.command) + "\n" + esc(e.what) + "\n";
   out += ".SH EXIT STATUS\n.TP\n0\nThe command ran and found nothing that fails.\n"
          ".TP\n1\nA verdict that fails: check found an error, verify a drift, kernels a failed check, matrix validate "
          "or verify a problem, matrix update refused a download.\n"
          ".TP\n2\ngpucheck itself could not run: bad arguments, unreadable input, nothing fetched.\n"
+         ".TP\n3\ncheck \\-\\-from: the paste does not show what a verdict needs.\n"
          ".SH FILES\n.TP\n/etc/gpucheck/matrix.d/\nA node's matrix layers, laid over the matrix in use.\n"
          ".TP\n/etc/gpucheck/keys/\nPublic keys trusted for matrix bundles.\n"
          ".TP\n/var/cache/gpucheck/, ~/.cache/gpucheck/\nMatrices installed by \\fBgpucheck matrix update\\fR.\n"

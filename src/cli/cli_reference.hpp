@@ -9,28 +9,47 @@
 
 namespace gpucheck {
 
+// What a completion offers for an option's value.
+enum class ValueKind { none, choice, file, directory };
+
 struct CliOption {
   std::vector<std::string> names;    // "--json", "-h"
   bool takes_value = false;
-  std::vector<std::string> choices;  // from an IsMember check: "auto", "always", "never"
+  ValueKind value_kind = ValueKind::none;  // a number or a duration: nothing to offer
+  std::vector<std::string> choices;  // from a one_of check (cli_values.hpp): "auto", "always", "never"
   std::string value_name;            // "DIR", "SECONDS"
   std::string description;
+  bool root_only = false;  // means something before any command only: --version, --json, -h, --help
 };
+
+struct CliArgument {
+  std::string name;  // "message", "shell"
+  std::string description;
+  bool required = false;
+};
+
+// What the root's options in the group kRootOnlyGroup have in common: they
+// are not listed, or offered, below a command.
+inline constexpr const char* kRootOnlyGroup = "Without a command";
 
 struct CliCommand {
   std::string name;  // "gpucheck", "update"
   std::string description;
   std::vector<CliOption> options;      // its own; the root's apply below it too
-  std::vector<std::string> arguments;  // positional: "path", "bundle"
+  std::vector<CliArgument> arguments;  // positional: "path", "bundle"
   std::vector<CliCommand> subcommands; // hidden ones (no group) left out
 };
 
 CliCommand describe_cli(const CLI::App& app);
 
+// The first sentence of a description: what a menu or a summary has room for.
+std::string first_sentence(const std::string& text);
+
 std::string bash_completion(const CliCommand& root);
 std::string zsh_completion(const CliCommand& root);
 std::string fish_completion(const CliCommand& root);
-// troff (man 7 man); `version` goes in the header.
-std::string man_page(const CliCommand& root, const std::string& version);
+// troff (man 7 man); `version` and `date` (YYYY-MM-DD, the commit's) go in
+// the header; the examples after the commands.
+std::string man_page(const CliCommand& root, const std::string& version, const std::string& date);
 
 }  // namespace gpucheck

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "cli/app.hpp"
+#include "cli/cli_values.hpp"
 #include "cli/report_output.hpp"
 #include "facts/fact_limits.hpp"
 #include "kernels/run.hpp"
@@ -43,7 +44,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
                       ". A GPU whose architecture lacks one is an error; so is a host with no GPU a job can use, as for "
                       "every requirement")
       ->delimiter(',')
-      ->check(CLI::IsMember(precision_names()))
+      ->check(one_of(precision_names()))
       ->type_name("LIST");
   cmd->add_option("--min-compute", f->min_compute, "Lowest compute capability the job accepts, e.g. 8.0 (A100) or 9.0 (H100)")
       ->check([](const std::string& s) {
@@ -61,7 +62,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
   cmd->add_option("--gpus", f->gpus,
                   "Least number of GPUs a job here can use: those the CUDA driver API lists (after CUDA_VISIBLE_DEVICES "
                   "and the container's GPUs); a count that could not be read is an error")
-      ->check(CLI::Range(1, static_cast<int>(kMaxGpusPerNode)))
+      ->check(whole_number(1, static_cast<long>(kMaxGpusPerNode)))
       ->type_name("N");
   cmd->add_flag("--deep", f->deep, "Also import the frameworks found (see `gpucheck probe --deep`), so TF32 settings and arch lists are read at run time");
   auto* kernels_flag = cmd->add_flag("--kernels", f->kernels,
@@ -88,7 +89,7 @@ void add_check_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
       if (f->kernels) {
         auto kreq = kernels::request_for(facts, &knowledge.matrix);
         apply_kernel_flags(f->kernel, g, kreq);  // as `gpucheck kernels`
-        facts.kernels = kernels::run_kernel_checks(kreq);
+        facts.kernels = run_kernels_with_progress(kreq);
       }
       LaunchRequirements req;
       req.precisions = f->require;

@@ -4,17 +4,19 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "cli/cli_values.hpp"
+#include "cli/build_info.hpp"
 #include "cli/cli_reference.hpp"
 
 namespace gpucheck {
 
 void add_completion_command(CLI::App& app, CommandRun& action) {
   auto* cmd = app.add_subcommand(
-      "completion", "Print shell completion for bash, zsh or fish. bash: source <(gpucheck completion bash); zsh: "
+      "completion", "Print shell completion for bash, zsh or fish. For bash: source <(gpucheck completion bash); zsh: "
                     "gpucheck completion zsh > \"${fpath[1]}/_gpucheck\"; fish: gpucheck completion fish > "
                     "~/.config/fish/completions/gpucheck.fish. The .deb installs all three");
   auto shell = std::make_shared<std::string>();
-  cmd->add_option("shell", *shell, "The shell")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  cmd->add_option("shell", *shell, "The shell")->required()->check(one_of({"bash", "zsh", "fish"}))->type_name("SHELL");
   cmd->callback([&app, &action, shell] {
     action = [&app, shell] {
       const auto cli = describe_cli(app);
@@ -25,7 +27,7 @@ void add_completion_command(CLI::App& app, CommandRun& action) {
   auto* man = app.add_subcommand("manpage", "Print the man page (troff)")->group("");
   man->callback([&app, &action] {
     action = [&app] {
-      std::cout << man_page(describe_cli(app), GPUCHECK_VERSION);
+      std::cout << man_page(describe_cli(app), GPUCHECK_VERSION, kCommitDate);
       return kExitOk;
     };
   });

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "cli/report_output.hpp"
 #include "importers/error_facts.hpp"
 #include "report/advice_report.hpp"
 #include "rules/fact_view.hpp"
@@ -17,11 +18,11 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, CommandRun& acti
       "alone. Exit code 0 whenever it ran.\n"
       "Example: gpucheck explain \"no kernel image is available for execution on the device\"");
   auto message = std::make_shared<std::string>();
-  auto json = std::make_shared<bool>(false);
+  auto output = std::make_shared<OutputFlags>();
   cmd->add_option("message", *message, "The error message, or a distinctive part of it")->required();
-  cmd->add_flag("--json", *json, "Print the explanations as JSON");
-  cmd->callback([&g, &action, message, json] {
-    action = [&g, message, json] {
+  add_output_options(cmd, *output, "Output format: text (for a person, the default); json (gpucheck.explain/1)", {"text", "json"});
+  cmd->callback([&g, &action, message, output] {
+    action = [&g, message, output] {
       std::string origin;
       auto loaded = load_knowledge_and_facts(g, g.probe_options(), &origin);
       if (!loaded) return kExitUsage;
@@ -33,14 +34,13 @@ void add_explain_command(CLI::App& app, const GlobalOptions& g, CommandRun& acti
       add_message_facts(said, *message);
       const auto& matrix = loaded->knowledge.matrix;
       const auto e = explain(*message, loaded->knowledge.rules, build_subjects(said, matrix), build_subjects(loaded->facts, matrix));
-      if (*json) {
+      const auto render = [&](const std::string& format, bool colour) {
+        if (format == "text") return render_explanations_text(*message, e, origin, ReportOptions{colour, GPUCHECK_VERSION});
         auto j = explanations_json(*message, e);
         j["source"] = origin;
-        std::cout << dump_json(j, 2) << "\n";
-      } else {
-        std::cout << render_explanations_text(*message, e, origin, ReportOptions{g.use_color(), GPUCHECK_VERSION});
-      }
-      return kExitOk;
+        return dump_json(j, 2) + "\n";
+      };
+      return emit_documents(*output, g, render) ? kExitOk : kExitUsage;
     };
   });
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "cli/cli_errors.hpp"
 #include "cli/report_output.hpp"
 #include "fleet/fleet_files.hpp"
 #include "report/fleet_report.hpp"
@@ -20,18 +21,21 @@ struct FleetArgs {
 int run_fleet(const GlobalOptions& g, const FleetArgs& a) {
   std::vector<std::string> missing;
   const auto files = fleet_report_files(a.reports, missing);
-  for (const auto& m : missing) std::cerr << "gpucheck: fleet: " << m << ": no such file or directory\n";
+  for (const auto& m : missing) error_line() << "fleet: " << m << ": no such file or directory\n";
   if (!missing.empty()) return kExitUsage;
   if (files.empty()) {
-    std::cerr << "gpucheck: fleet: no reports: a directory is read for its *.json files\n";
+    error_line() << "fleet: no reports: a directory is read for its *.json files\n";
     return kExitUsage;
   }
   const FleetSummary s = summarize_fleet(read_fleet(files, g.deadline()));
-  const std::string format = a.output.json ? "json" : a.output.format;
-  std::string text = format == "json"       ? render_fleet_json(s, GPUCHECK_VERSION)
-                     : format == "markdown" ? render_fleet_markdown(s)
-                                            : render_fleet_text(s);
-  if (!emit_text(a.output, std::move(text), format == "text")) return kExitUsage;
+  const auto render = [&](const std::string& format, bool) {
+    if (format == "json") return render_fleet_json(s, GPUCHECK_VERSION);
+    if (format == "markdown") return render_fleet_markdown(s);
+    if (format == "oneline") return render_fleet_oneline(s);
+    if (format == "prometheus") return render_fleet_prometheus(s, GPUCHECK_VERSION, run_time());
+    return render_fleet_text(s);
+  };
+  if (!emit_documents(a.output, g, render)) return kExitUsage;
   return s.fails() ? kExitFindings : kExitOk;
 }
 
@@ -55,8 +59,10 @@ void add_fleet_command(CLI::App& app, const GlobalOptions& g, CommandRun& action
       ->type_name("REPORT_OR_DIR");
   add_output_options(cmd, a->output,
                      "Output format: text (for a person, the default); json (gpucheck.fleet/1: every node named, "
-                     "docs/fleet.md); markdown (for a ticket)",
-                     {"text", "json", "markdown"});
+                     "docs/fleet.md); markdown (for a ticket); oneline (PASS or FAIL and what differs, for a "
+                     "launcher's log); prometheus (a node_exporter textfile: counts, nodes per finding and per skewed "
+                     "field)",
+                     {"text", "json", "markdown", "oneline", "prometheus"});
   cmd->callback([&g, &action, a] { action = [&g, a] { return run_fleet(g, *a); }; });
 }
 

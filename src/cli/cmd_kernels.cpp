@@ -16,7 +16,8 @@ namespace gpucheck {
 void add_kernels_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "kernels",
-      "Run small PTX kernels on every visible GPU (CUDA_VISIBLE_DEVICES and MIG honoured): per precision, does the "
+      "Prove each precision on the GPUs with small kernels. On every visible GPU (CUDA_VISIBLE_DEVICES and MIG "
+      "honoured), small PTX kernels per precision: does the "
       "driver's JIT take them, are the results right against a CPU reference, how fast against the datasheet; plus "
       "memory and PCIe bandwidth. Each GPU runs in a watched child process. Exit code 0 all expected checks passed, "
       "1 one did not, 2 the checks could not run.");
@@ -34,13 +35,13 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, CommandRun& acti
       auto& [knowledge, facts] = *loaded;
       kernels::KernelRequest req = kernels::request_for(facts, &knowledge.matrix);
       apply_kernel_flags(*flags, g, req);
-      facts.kernels = kernels::run_kernel_checks(req);
+      facts.kernels = run_kernels_with_progress(req);
       const KernelFacts& result = *facts.kernels;
       const int code = kernels::kernels_exit_code(result);
       RunReport run{"kernels", GPUCHECK_VERSION, "this host", &facts, &knowledge.matrix, today, run_time(),
                     false, code != kExitOk ? Outcome::fail : Outcome::pass, {}, kernel_outcomes(result), {}};
       const CommandRenderers renderers{[&](bool) { return render_kernels_text(result); }, [&] {
-                                         nlohmann::ordered_json j{{"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};
+                                         nlohmann::ordered_json j{{"schema", "gpucheck.kernels/1"}, {"gpucheck_version", GPUCHECK_VERSION}, {"kernels", to_json(result)}};
                                          return dump_json(j, 2) + "\n";
                                        }};
       if (!emit_report(*output, g, run, renderers)) return kExitUsage;

@@ -6,6 +6,8 @@
 #include <variant>
 
 #include "cli/app.hpp"
+#include "cli/cli_values.hpp"
+#include "cli/cli_errors.hpp"
 #include "rules/verdict.hpp"
 #include "lock/lockfile.hpp"
 #include "util/files.hpp"
@@ -25,7 +27,7 @@ struct LockArgs {
 };
 
 int print_problem(const Problem& p) {
-  std::cerr << "gpucheck: " << p.where << ": " << p.detail << "\n";
+  error_line() << p.where << ": " << p.detail << "\n";
   return kExitUsage;
 }
 
@@ -50,7 +52,7 @@ std::variant<HostLock, int> host_lock(const GlobalOptions& g, bool strict) {
     const std::string why = "this host fails gpucheck check" + std::string(strict ? " --strict" : "") + " (" + verdict_summary(v) +
                             ": " + join(titles, "; ") + ")";
     if (strict) {
-      std::cerr << "gpucheck: lock --strict: " << why << "; nothing written (gpucheck check lists the findings)\n";
+      error_line() << "lock --strict: " << why << "; nothing written (gpucheck check lists the findings)\n";
       return kExitFindings;
     }
     std::cerr << "gpucheck: warning: " << why << "; the lock pins it as it is\n";
@@ -70,7 +72,7 @@ int write_out(const std::string& path, const std::string& text) {
 
 int run_lock(const GlobalOptions& g, const LockArgs& a) {
   if (!a.in.empty() && a.emit == "lock") {
-    std::cerr << "gpucheck: lock --lock FILE reads an existing lock for --emit constraints or --emit container\n";
+    error_line() << "lock --lock FILE reads an existing lock for --emit constraints or --emit container\n";
     return kExitUsage;
   }
   if (a.emit != "lock") {
@@ -112,7 +114,7 @@ int run_lock(const GlobalOptions& g, const LockArgs& a) {
     auto read = read_lock_file(a.output);
     if (!read) {
       print_problem(read.problem());
-      std::cerr << "gpucheck: left " << a.output << " untouched; fix it, remove it, or pass --force to replace it\n";
+      std::cerr << "gpucheck: note: left " << a.output << " untouched; fix it, remove it, or pass --force to replace it\n";
       return kExitUsage;
     }
     previous = std::move(read).value();
@@ -134,8 +136,8 @@ int run_lock(const GlobalOptions& g, const LockArgs& a) {
 void add_lock_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "lock",
-      "Pin this host's GPU stack (GPUs, driver, CUDA, cuDNN/NCCL/cuBLAS/TensorRT as the framework loads them, Python, "
-      "frameworks, nvidia-* wheels, NGC image) to a lockfile for code review and `gpucheck verify` (docs/lockfile.md). "
+      "Pin this host's GPU stack to a lockfile. GPUs, driver, CUDA, cuDNN/NCCL/cuBLAS/TensorRT as the framework loads "
+      "them, Python, frameworks, nvidia-* wheels, NGC image, for code review and `gpucheck verify` (docs/lockfile.md). "
       "Same stack, same bytes. Policies edited in an existing lock are kept.");
   auto a = std::make_shared<LockArgs>();
   auto* output = cmd->add_option("-o,--output", a->output,
@@ -144,7 +146,7 @@ void add_lock_command(CLI::App& app, const GlobalOptions& g, CommandRun& action)
   cmd->add_option("--emit", a->emit,
                   "What to write: lock (default); constraints, a pip constraints file for the pinned Python packages "
                   "with the index their +cuXXX builds come from; container, the NGC image reference the lock implies")
-      ->check(CLI::IsMember({"lock", "constraints", "container"}));
+      ->check(one_of({"lock", "constraints", "container"}));
   cmd->add_option("--lock", a->in, "With --emit: read this lock instead of the host")->type_name("FILE");
   cmd->add_flag("--force", a->force, "Replace an existing output file even if it is not a valid lock");
   cmd->add_flag("--strict", a->strict,

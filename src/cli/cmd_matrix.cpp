@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "cli/app.hpp"
+#include "cli/report_output.hpp"
+#include "cli/cli_errors.hpp"
 #include "matrix/matrix_summary.hpp"
 #include "report/matrix_json.hpp"
 #include "report/rules_doc.hpp"
@@ -56,7 +58,7 @@ int validate(const std::vector<std::string>& paths) {
   for (auto& path : paths) {
     auto docs = read_matrix_documents(path);
     if (!docs) {
-      std::cerr << "gpucheck: cannot read " << docs.problem().where << ": " << docs.problem().detail << "\n";
+      error_line() << "cannot read " << docs.problem().where << ": " << docs.problem().detail << "\n";
       return kExitUsage;
     }
     auto checked = check_knowledge(*docs, MatrixRole::layer);
@@ -95,41 +97,44 @@ void add_matrix_command(CLI::App& app, const GlobalOptions& g, CommandRun& actio
   auto* show = cmd->add_subcommand("show", "Which matrix is in use (built in, cached by `matrix update` or given with "
                                            "--matrix, and the layers over it), its version, date, age, signing key and "
                                            "URL, its contents, and each table's newest entry");
-  auto show_json = std::make_shared<bool>(false);
-  show->add_flag("--json", *show_json, "Print it as JSON (the `matrix` object of `check --json`, with age_days and contents)");
-  show->callback([&g, &action, show_json] {
-    action = [&g, show_json] {
+  auto show_output = std::make_shared<OutputFlags>();
+  add_output_options(show, *show_output,
+                     "Output format: text (for a person, the default); json (gpucheck.matrix-show/1: the `matrix` "
+                     "object of `check --json`, with age_days and contents)",
+                     {"text", "json"});
+  show->callback([&g, &action, show_output] {
+    action = [&g, show_output] {
       auto k = load_knowledge_or_report(g, false);  // its note line says why a cache was passed over
       if (!k) return kExitUsage;
       const auto today = judgement_day_or_report();
       if (!today) return kExitUsage;
       const auto& m = k->matrix;
       const auto newest = newest_entries(m);
-      if (*show_json) {
-        auto j = matrix_json(m);
-        if (const auto days = matrix_age_days(m, *today)) j["age_days"] = *days;
-        j["contents"] = contents(*k);
-        for (const auto& t : newest) j["newest"][t.table] = t.newest;
-        std::cout << dump_json(j, 2) << "\n";
-        return kExitOk;
-      }
-      const auto& p = m.provenance;
-      std::cout << "matrix   " << m.version << " (" << m.date << ")" << age_text(m, *today) << "\n"
-                << "origin   " << m.origin << "\n";
-      if (p.source == "cached")
-        std::cout << "bundle   " << p.path << "\n"
-                  << "from     " << p.url << ", " << p.fetched << "\n"
-                  << "signed   by key " << p.signed_by << "\n";
-      if (!p.note.empty()) std::cout << "note     " << p.note << "\n";
-      std::cout << "contents " << contents(*k) << "\n"
-                << "newest\n";
-      for (const auto& t : newest) {
-        std::string line = "  " + t.table + ":";
-        line.resize(std::max<std::size_t>(line.size() + 1, 21), ' ');
-        for (std::size_t i = 0; i < t.newest.size(); ++i) line += (i ? ", " : "") + t.newest[i];
-        std::cout << line << "\n";
-      }
-      return kExitOk;
+      const auto render = [&](const std::string& format, bool) {
+        if (format == "json") {
+          nlohmann::ordered_json j{{"schema", "gpucheck.matrix-show/1"}};
+          const auto body = matrix_json(m);
+          for (auto it = body.begin(); it != body.end(); ++it) j[it.key()] = it.value();
+          if (const auto days = matrix_age_days(m, *today)) j["age_days"] = *days;
+          j["contents"] = contents(*k);
+          for (const auto& t : newest) j["newest"][t.table] = t.newest;
+          return dump_json(j, 2) + "\n";
+        }
+        const auto& p = m.provenance;
+        std::string out = "matrix   " + m.version + " (" + m.date + ")" + age_text(m, *today) + "\n" + "origin   " + m.origin + "\n";
+        if (p.source == "cached")
+          out += "bundle   " + p.path + "\n" + "from     " + p.url + ", " + p.fetched + "\n" + "signed   by key " + p.signed_by + "\n";
+        if (!p.note.empty()) out += "note     " + p.note + "\n";
+        out += "contents " + contents(*k) + "\n" + "newest\n";
+        for (const auto& t : newest) {
+          std::string line = "  " + t.table + ":";
+          line.resize(std::max<std::size_t>(line.size() + 1, 21), ' ');
+          for (std::size_t i = 0; i < t.newest.size(); ++i) line += (i ? ", " : "") + t.newest[i];
+          out += line + "\n";
+        }
+        return out;
+      };
+      return emit_documents(*show_output, g, render) ? kExitOk : kExitUsage;
     };
   });
 

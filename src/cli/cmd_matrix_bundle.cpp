@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "cli/cli_errors.hpp"
 #include "update/bundle.hpp"
 #include "update/matrix_source.hpp"
 #include "update/signing.hpp"
@@ -20,7 +21,7 @@ struct BundleFlags {
 };
 
 int print_problem(const Problem& p, int rc = kExitUsage) {
-  std::cerr << "gpucheck: " << p.where << ": " << p.detail << "\n";
+  error_line() << p.where << ": " << p.detail << "\n";
   return rc;
 }
 
@@ -29,7 +30,7 @@ int update(const GlobalOptions& g, const BundleFlags& f) {
   req.url = f.url.empty() ? default_matrix_url() : f.url;
   req.cache_dir = f.cache.empty() ? default_cache_dir() : f.cache;
   if (req.cache_dir.empty()) {
-    std::cerr << "gpucheck: no cache directory: HOME and XDG_CACHE_HOME are unset; name one with --cache DIR\n";
+    error_line() << "no cache directory: HOME and XDG_CACHE_HOME are unset; name one with --cache DIR\n";
     return kExitUsage;
   }
   req.trust_key_files = f.trust;
@@ -47,11 +48,11 @@ int update(const GlobalOptions& g, const BundleFlags& f) {
                 << (o.detail.empty() ? "" : " (" + o.detail + ")") << "; in use: " << o.before << "\n";
       return kExitOk;
     case UpdateStatus::refused:
-      std::cerr << "gpucheck: refused: " << o.detail << "\ngpucheck: the matrix in use stays " << o.before << "\n";
+      error_line() << "refused: " << o.detail << "\ngpucheck: note: the matrix in use stays " << o.before << "\n";
       return kExitFindings;
     case UpdateStatus::failed:
-      std::cerr << "gpucheck: no update: " << o.detail << "\n";
-      if (!o.before.empty()) std::cerr << "gpucheck: the matrix in use stays " << o.before << "\n";
+      error_line() << "no update: " << o.detail << "\n";
+      if (!o.before.empty()) std::cerr << "gpucheck: note: the matrix in use stays " << o.before << "\n";
       return kExitUsage;
   }
   return kExitUsage;
@@ -112,7 +113,7 @@ int verify(const BundleFlags& f) {
   if (!sig) return print_problem(sig.problem(), kExitFindings);
   const auto signer = signer_of(*bytes, *sig, *keys);
   if (!signer) {
-    std::cerr << "gpucheck: " << f.bundle << ": the signature in " << sig_path << " does not verify with any of the "
+    error_line() << f.bundle << ": the signature in " << sig_path << " does not verify with any of the "
               << keys->size() << " trusted keys: tampered with, or signed by a key not trusted here (--trust-key, "
               << kSystemKeysDir << ")\n";
     return kExitFindings;

@@ -9,6 +9,7 @@
 
 #include "builtin/builtin_knowledge.hpp"
 #include "cli/app.hpp"
+#include "cli/cli_errors.hpp"
 #include "cli/report_output.hpp"
 #include "fleet/fleet_files.hpp"
 #include "importers/import_report.hpp"
@@ -41,7 +42,7 @@ bool take_lock_from_fleet(VerifyArgs& a) {
     std::error_code ec;
     if (fs::path(*it).extension() == ".json" || !fs::is_regular_file(*it, ec) || !read_lock_file(*it)) continue;
     if (a.lock_given) {
-      std::cerr << "gpucheck: --fleet " << *it << " is a lockfile, not a report, and the lock is already " << a.lock
+      error_line() << "--fleet " << *it << " is a lockfile, not a report, and the lock is already " << a.lock
                 << ": name one lock (gpucheck verify LOCK --fleet REPORTS…)\n";
       return false;
     }
@@ -114,7 +115,7 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
   if (!take_lock_from_fleet(a)) return kExitUsage;
   auto pinned = read_lock_file(a.lock);
   if (!pinned) {
-    std::cerr << "gpucheck: " << pinned.problem().where << ": " << pinned.problem().detail << "\n";
+    error_line() << pinned.problem().where << ": " << pinned.problem().detail << "\n";
     return kExitUsage;
   }
   if (a.fleet.empty()) {
@@ -136,16 +137,16 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
     if (!emit_report(a.output, g, run, renderers)) return kExitUsage;
     return failed ? kExitFindings : kExitOk;
   }
-  if (a.output.json || a.output.format != "text" || !a.output.output.empty()) {
-    std::cerr << "gpucheck: verify --fleet prints text to standard output only; --format, --json and --output are for one host\n";
+  if (a.output.json || a.output.format != "text" || !a.output.outputs.empty()) {
+    error_line() << "verify --fleet prints text to standard output only; --format, --json and --output are for one host\n";
     return kExitUsage;
   }
   std::vector<std::string> missing;
   const auto files = fleet_report_files(a.fleet, missing);
-  for (const auto& m : missing) std::cerr << "gpucheck: --fleet " << m << ": no such file or directory\n";
+  for (const auto& m : missing) error_line() << "--fleet " << m << ": no such file or directory\n";
   if (!missing.empty()) return kExitUsage;
   if (files.empty()) {
-    std::cerr << "gpucheck: --fleet: no *.json reports found\n";
+    error_line() << "--fleet: no *.json reports found\n";
     return kExitUsage;
   }
   const auto nodes = verify_reports(*pinned, files, g.deadline());
@@ -165,7 +166,8 @@ int run_verify(const GlobalOptions& g, VerifyArgs a) {
 void add_verify_command(CLI::App& app, const GlobalOptions& g, CommandRun& action) {
   auto* cmd = app.add_subcommand(
       "verify",
-      "Compare this host (or --root, or a fleet of reports) with a lock written by `gpucheck lock`. Every drift is a "
+      "Compare this host with a lock from `gpucheck lock`. This host, or --root, or a fleet of reports: every "
+      "drift is a "
       "lock-drift finding. Exit code 0: no drift; 1: a pinned fact breaks its policy; 2: gpucheck could not run "
       "(unreadable or invalid lock, bad arguments).");
   auto a = std::make_shared<VerifyArgs>();

@@ -1,16 +1,35 @@
-// --format, --json and --output (report_output.hpp).
+// --format, --json and -o/--output (report_output.hpp).
 #include "cli/report_output.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "cli/cli_errors.hpp"
+#include "cli/cli_values.hpp"
 #include "host/own_env.hpp"
 #include "report/format_text.hpp"
 #include "report/machine_formats.hpp"
 #include "util/files.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
+
+namespace {
+
+bool known(const std::vector<std::string>& names, const std::string& n) {
+  return std::find(names.begin(), names.end(), n) != names.end();
+}
+
+// "nfd=/path" names a format; a path that merely holds "=" does not.
+std::optional<OutputTarget> named_target(const std::string& value) {
+  const auto eq = value.find('=');
+  if (eq == std::string::npos || !known(output_format_names(), value.substr(0, eq))) return std::nullopt;
+  return OutputTarget{value.substr(0, eq), value.substr(eq + 1)};
+}
+
+}  // namespace
 
 const std::vector<std::string>& output_format_names() {
   static const std::vector<std::string> names{"text", "json", "junit", "prometheus", "nfd", "markdown", "oneline"};
@@ -31,41 +50,78 @@ void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& json_d
 }
 
 void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& format_help, const std::vector<std::string>& formats) {
-  auto* format = cmd->add_option("--format", f.format, format_help)->check(CLI::IsMember(formats))->type_name("FORMAT");
+  f.formats = formats;
+  auto* format = cmd->add_option("--format", f.format, format_help)->check(one_of(formats))->type_name("FORMAT");
   cmd->add_flag("--json", f.json, "The same as --format json")->excludes(format);
-  cmd->add_option("--output", f.output,
-                  "Write the report to FILE instead of standard output, atomically (a temporary file beside it, then a "
-                  "rename), so that a textfile collector or nfd-worker never reads half of it; the exit code is unchanged")
-      ->type_name("FILE");
+  cmd->add_option("-o,--output", f.outputs,
+                  "Write the document to FILE instead of standard output (- is standard output), atomically (a "
+                  "temporary file beside it, then a rename), so that a textfile collector or nfd-worker never reads "
+                  "half of it. FORMAT=FILE writes that format there, whatever --format says; repeat it for several "
+                  "documents from one run (-o nfd=FILE -o prometheus=FILE). The exit code is unchanged")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [formats](std::string& value) -> std::string {
+            if (value.empty()) return "expected a file, -, or FORMAT=FILE; got \"\"";
+            const auto t = named_target(value);
+            if (!t) return {};
+            if (!known(formats, t->format))
+              return "this command writes " + join(formats, ", ") + "; got \"" + t->format + "\" in \"" + value + "\"";
+            if (t->path.empty()) return "expected a file after \"" + t->format + "=\", got \"" + value + "\"";
+            return {};
+          },
+          ""));
+  if (known(formats, "nfd"))
+    cmd->add_option("--nfd-expiry", f.labels_expire_s,
+                    "How long nfd labels hold (# +expiry-time in the file): 1h (the default), 15m, 0 for ever. nfd-worker drops them after that, so a node whose gpucheck stopped running does not keep its "
+                    "last verdict; give a few intervals of the runs")
+        ->transform(duration_within(0, 7 * 86400))
+        ->type_name("DURATION");
 }
 
-bool emit_report(const OutputFlags& f, const GlobalOptions& g, const RunReport& r, const CommandRenderers& c) {
+std::vector<OutputTarget> output_targets(const OutputFlags& f) {
   const std::string format = f.json ? "json" : f.format;
-  const bool to_file = !f.output.empty();
-  std::string text;
-  if (format == "text") text = c.text(!to_file && g.use_color());
-  else if (format == "json") text = c.json();
-  else if (format == "junit") text = render_junit(r);
-  else if (format == "prometheus") text = render_prometheus(r);
-  else if (format == "nfd") text = render_nfd(r);
-  else if (format == "markdown") text = render_markdown(r);
-  else text = render_oneline(r);
-  return emit_text(f, std::move(text), format == "text");
+  if (f.outputs.empty()) return {{format, "-"}};
+  std::vector<OutputTarget> out;
+  for (const auto& o : f.outputs) out.push_back(named_target(o).value_or(OutputTarget{format, o}));
+  return out;
 }
 
-bool emit_text(const OutputFlags& f, std::string text, bool text_format) {
-  const bool to_file = !f.output.empty();
-  if (!to_file) {
-    std::cout << text;
-    return true;
-  }
-  // A terminal would show the text report with its escapes (cli/safe_output.hpp); so does the file.
-  if (text_format) text = safe_text(text);
-  if (auto p = write_file_atomically(f.output, text)) {
-    std::cerr << "gpucheck: --output " << p->where << ": " << p->detail << "\n";
+bool emit_documents(const OutputFlags& f, const GlobalOptions& g, const RenderDocument& render) {
+  const auto targets = output_targets(f);
+  if (std::count_if(targets.begin(), targets.end(), [](const OutputTarget& t) { return t.path == "-"; }) > 1) {
+    error_line() << "--output: standard output given twice; one document can go there, the others to files\n";
     return false;
   }
-  return true;
+  bool ok = true;
+  for (const auto& t : targets) {
+    if (t.path == "-") {
+      std::cout << render(t.format, g.use_color());
+      continue;
+    }
+    // A terminal would show the text report with its escapes (cli/safe_output.hpp); so does the file.
+    std::string text = render(t.format, false);
+    if (t.format == "text") text = safe_text(text);
+    if (auto p = write_file_atomically(t.path, text)) {
+      error_line() << "--output " << p->where << ": " << p->detail << "\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool emit_report(const OutputFlags& f, const GlobalOptions& g, const RunReport& run, const CommandRenderers& c) {
+  RunReport r = run;
+  if (f.labels_expire_s > 0) r.labels_expire = r.time + static_cast<std::int64_t>(f.labels_expire_s);
+  return emit_documents(f, g, [&](const std::string& format, bool colour) {
+    if (format == "text") return c.text(colour);
+    if (format == "json") return c.json();
+    if (format == "junit") return render_junit(r);
+    if (format == "prometheus") return render_prometheus(r);
+    if (format == "nfd") return render_nfd(r);
+    if (format == "markdown") return render_markdown(r);
+    return render_oneline(r);
+  });
 }
 
 std::int64_t run_time() {

@@ -1,11 +1,13 @@
-// How `check`, `verify` and `kernels` print their result: --format,
-// --json (the same as --format json) and --output FILE, defined once for
-// the three, and the one place that maps a format to its renderer.
+// How every command that writes a document prints it: --format, --json
+// (the same as --format json) and -o/--output, defined once, and the one
+// place that maps a format to its renderer. One run can write several
+// documents: `-o nfd=/etc/.../gpucheck -o prometheus=/var/.../gpucheck.prom`.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,31 +22,40 @@ const std::vector<std::string>& output_format_names();
 
 struct OutputFlags {
   std::string format = "text";
-  bool json = false;    // --json: --format json
-  std::string output;   // --output FILE; empty: standard output
+  bool json = false;                 // --json: --format json
+  std::vector<std::string> outputs;  // -o/--output, repeatable: FILE, - (standard output), or FORMAT=FILE
+  std::vector<std::string> formats;  // what this command writes (set by add_output_options)
+  double labels_expire_s = 3600;     // --nfd-expiry: how long nfd labels hold
 };
 
 // Adds --format (a name not in the list is a usage error, exit 2), --json
-// and --output to `cmd`. `json_doc` says where the command's JSON is documented.
+// and -o/--output to `cmd`. `json_doc` says where the command's JSON is documented.
 void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& json_doc);
-// The same for a command that writes only some formats (`fleet`: text, json,
-// markdown), with its own --format help.
+// The same for a command that writes only some formats (`probe`: text and
+// json), with its own --format help.
 void add_output_options(CLI::App* cmd, OutputFlags& f, const std::string& format_help, const std::vector<std::string>& formats);
+
+// A document to write: its format, and where ("-": standard output).
+struct OutputTarget {
+  std::string format, path;
+};
+// What the flags ask for: --format to standard output when no -o is given.
+std::vector<OutputTarget> output_targets(const OutputFlags& f);
+
+// The document in a format, coloured or not (text on a terminal only).
+using RenderDocument = std::function<std::string(const std::string& format, bool colour)>;
+// Renders and writes each target: standard output, or a file atomically (a
+// temporary file beside it, then a rename: a reader sees the old file or the
+// new one, never half of one). False, after saying why, when one could not
+// be written (exit code 2); the others are still written.
+bool emit_documents(const OutputFlags& f, const GlobalOptions& g, const RenderDocument& render);
 
 // Text and JSON are each command's own; the other formats come from the RunReport.
 struct CommandRenderers {
   std::function<std::string(bool colour)> text;
   std::function<std::string()> json;
 };
-
-// Renders `r` in the chosen format to standard output, or to --output
-// (a temporary file beside it, then a rename: a reader sees the old file or
-// the new one, never half of one). False, after saying why, when the file
-// could not be written (exit code 2).
 bool emit_report(const OutputFlags& f, const GlobalOptions& g, const RunReport& r, const CommandRenderers& c);
-// Writes a report already rendered the same way: standard output, or --output
-// atomically (a text report made safe as a terminal would show it).
-bool emit_text(const OutputFlags& f, std::string text, bool text_format);
 
 // The time of this run, in seconds since 1970 (UTC): midnight of
 // GPUCHECK_TODAY when it is set (reproducible reports and tests), else now.

@@ -256,8 +256,21 @@ void fail_step(GpuKernelFacts& gpu, const Plan& plan, const std::string& step, S
   c.reason = reason;
 }
 
-void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::steady_clock::time_point end) {
+void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::steady_clock::time_point end, KernelProgress progress) {
   const Plan plan = plan_device(gpu, req);
+  std::chrono::steady_clock::time_point sustained_start{};
+  const auto report = [&](const std::string& step) {
+    if (!req.progress) return;
+    // A precision's kernel entry ("gpucheck_fma_f32") is shown as its precision.
+    const auto check = plan.check_of_step.find(step);
+    progress.step = check == plan.check_of_step.end() ? step : gpu.checks[check->second].precision;
+    progress.seconds_left.reset();
+    if (step == "sustained") {
+      const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - sustained_start;
+      progress.seconds_left = std::max(0.0, req.session.sustained_s - spent.count());
+    }
+    req.progress(progress);
+  };
   std::vector<std::string> remaining = plan.steps;
   const int ordinal = gpu.ordinal.value_or(0);
   while (!remaining.empty()) {
@@ -276,6 +289,8 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
           if (j.is_discarded()) return req.step_timeout;
           if (auto s = json_field<std::string>(j, "start")) {
             current = *s;
+            if (current == "sustained") sustained_start = std::chrono::steady_clock::now();
+            report(current);
           } else if (auto step = json_field<std::string>(j, "step")) {
             const json& r = j["result"];
             if (*step == "bandwidth") fill_bandwidth(gpu, r, StepStatus::failed);
@@ -286,6 +301,7 @@ void run_device(GpuKernelFacts& gpu, const KernelRequest& req, std::chrono::stea
             context_lost = r.value("context_error", false);
           } else if (auto sample = j.find("sample"); sample != j.end() && sample->is_object() && gpu.sustained) {
             gpu.sustained->samples.push_back(read_sample(*sample));
+            report("sustained");
           } else if (auto t = json_field<std::string>(j, "telemetry"); t && gpu.sustained) {
             gpu.sustained->telemetry = t;
           } else if (j.contains("fatal")) {
@@ -429,6 +445,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
     end += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(req.session.sustained_s * static_cast<double>(devices.size())));
   for (auto& d : devices) {
+    const KernelProgress progress{nvidia.size() + 1, devices.size(), json_field<std::string>(d, "name").value_or("GPU"), {}, {}};
     GpuKernelFacts g;
     g.vendor = PciVendor::nvidia;
     g.ordinal = json_field<int>(d, "ordinal");
@@ -443,7 +460,7 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
       g.status = GpuRunStatus::failed;
       g.reason = "cuDeviceGet failed: " + *e;
     } else {
-      run_device(g, req, end);
+      run_device(g, req, end, progress);
       add_expectations(g, req);
     }
     nvidia.push_back(std::move(g));

@@ -4,6 +4,7 @@
 // process, so the devices checked are the ones a job would see.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +22,14 @@ struct PcieLinkInfo {
   std::optional<int> current_gen, current_width, max_gen, max_width;
 };
 
+// What a kernel run is doing now, for a progress line on a terminal.
+struct KernelProgress {
+  std::size_t gpu = 0, gpus = 0;       // the device, from 1, of how many
+  std::string name;                    // "NVIDIA H100 80GB HBM3"
+  std::string step;                    // "fp16", "bandwidth", "sustained"
+  std::optional<double> seconds_left;  // the sustained step's
+};
+
 struct KernelRequest {
   const Matrix* matrix = nullptr;                 // may be null: expectations then come from the PTX targets
   std::vector<std::string> libcuda;               // dlopen candidates, in order
@@ -34,6 +43,7 @@ struct KernelRequest {
   Millis first_line{30000};                       // cuInit and the context, before the first step
   Millis overall{300000};
   SessionOptions session;                         // session.sustained_s > 0: the sustained step (--duration)
+  std::function<void(const KernelProgress&)> progress;  // at each step's start and each sustained sample; may be empty
 };
 
 KernelFacts run_kernel_checks(const KernelRequest& req);

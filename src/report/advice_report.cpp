@@ -89,6 +89,7 @@ std::string render_explanations_text(const std::string& message, const std::vect
 
 J explanations_json(const std::string& message, const std::vector<Explanation>& es) {
   J out;
+  out["schema"] = "gpucheck.explain/1";
   out["message"] = message;
   out["explanations"] = J::array();
   for (auto& e : es) {

@@ -10,6 +10,7 @@
 #include "report/machine_formats.hpp"
 #include "report/nfd_labels.hpp"
 #include "rules/fact_view.hpp"
+#include "util/dates.hpp"
 
 namespace gpucheck {
 
@@ -80,7 +81,11 @@ void precision_labels(const RunReport& r, Lines& out) {
 
 std::string render_nfd(const RunReport& r) {
   Lines out;
-  out.text() = "# gpucheck " + safe_line(r.version) + " " + r.command +
+  // nfd-worker ignores the labels after this, so a node whose gpucheck
+  // stopped running loses its last verdict instead of keeping it:
+  // https://kubernetes-sigs.github.io/node-feature-discovery/stable/usage/customization-guide.html#local-feature-source
+  if (r.labels_expire > 0) out.text() = "# +expiry-time=" + rfc3339_utc(r.labels_expire) + "\n";
+  out.text() += "# gpucheck " + safe_line(r.version) + " " + r.command +
                (r.matrix ? ", matrix " + safe_line(r.matrix->version) : std::string()) +
                ": Node Feature Discovery local-source features (docs/output-formats.md)\n";
   out.add(r.command + ".status", std::string(to_string(r.outcome)));

@@ -4,63 +4,12 @@
 // carries a timestamp (the textfile collector refuses them); the time of
 // the run is a gauge of its own. Every series has the `command` label, so
 // the files of `check`, `verify` and `kernels` can lie in one directory.
-#include <cinttypes>
-#include <map>
-
-#include "report/format_text.hpp"
 #include "report/machine_formats.hpp"
+#include "report/prometheus_text.hpp"
 #include "rules/matrix_age.hpp"
 
 namespace gpucheck {
 
-namespace {
-
-using Labels = std::vector<std::pair<std::string, std::string>>;
-
-// A label value: backslash, double quote and newline escaped, as the format says.
-std::string label_value(std::string_view v) {
-  std::string out;
-  for (char c : safe_text(v)) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
-  }
-  return out;
-}
-
-std::string series(const std::string& name, const Labels& labels) {
-  std::string out = name + "{";
-  for (std::size_t i = 0; i < labels.size(); ++i)
-    out += (i ? "," : "") + labels[i].first + "=\"" + label_value(labels[i].second) + "\"";
-  return out + "}";
-}
-
-// One metric family: HELP, TYPE, then each series once. Series that would
-// repeat (two findings alike in every label) are one series whose value is
-// how many there are: a repeated series is an error for node_exporter.
-class Family {
- public:
-  Family(std::string name, std::string help) : name_(std::move(name)), help_(std::move(help)) {}
-  void add(const Labels& labels, std::int64_t value) {
-    const std::string s = series(name_, labels);
-    auto [it, fresh] = index_.emplace(s, values_.size());
-    if (fresh) values_.emplace_back(s, value);
-    else values_[it->second].second += value;
-  }
-  void write(std::string& out) const {
-    if (values_.empty()) return;
-    out += "# HELP " + name_ + " " + help_ + "\n# TYPE " + name_ + " gauge\n";
-    for (const auto& [s, v] : values_) out += s + " " + std::to_string(v) + "\n";
-  }
-
- private:
-  std::string name_, help_;
-  std::map<std::string, std::size_t> index_;
-  std::vector<std::pair<std::string, std::int64_t>> values_;
-};
-
-}  // namespace
 
 std::string render_prometheus(const RunReport& r) {
   const Labels cmd{{"command", r.command}};

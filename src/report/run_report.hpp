@@ -46,6 +46,7 @@ struct RunReport {
   std::vector<Finding> findings;
   std::vector<CheckOutcome> checks;
   std::vector<NotShown> not_shown;  // what a paste lacks: why it is incomplete
+  std::int64_t labels_expire = 0;   // nfd: when its labels lapse, seconds since 1970; 0: never
   bool failed() const { return outcome == Outcome::fail; }
 };
 

@@ -1,6 +1,7 @@
 #include "util/dates.hpp"
 
 #include <cstdio>
+#include <ctime>
 
 #include "util/strings.hpp"
 
@@ -14,6 +15,15 @@ std::optional<Day> parse_iso_date(std::string_view s) {
                                         std::chrono::day(static_cast<unsigned>(*d))};
   if (!ymd.ok()) return std::nullopt;
   return Day(ymd);
+}
+
+std::string rfc3339_utc(std::int64_t seconds) {
+  const auto t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 std::string iso_date_text(Day d) {

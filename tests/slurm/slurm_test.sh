@@ -8,11 +8,13 @@
 # healthy 8-GPU node and drains one whose 8 GPUs share a fault with a
 # reason under 200 characters that ends on a whole word. Needs root (slurmd and
 # scontrol update); exits 77 (ctest: skipped) without it or without Slurm.
-# Usage: tests/slurm/slurm_test.sh GPUCHECK_BINARY
+# Usage: tests/slurm/slurm_test.sh GPUCHECK_BINARY [PROLOG]
+# PROLOG: the script under test, packaging/slurm/gpucheck-slurm by default;
+# packaging/test-deb.sh gives the one the .deb installed.
 set -euo pipefail
-bin=$(readlink -f "${1:?usage: slurm_test.sh GPUCHECK_BINARY}")
+bin=$(readlink -f "${1:?usage: slurm_test.sh GPUCHECK_BINARY [PROLOG]}")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-script=$repo/packaging/slurm/gpucheck-slurm
+script=${2:-$repo/packaging/slurm/gpucheck-slurm}
 for p in slurmctld slurmd munged scontrol sbatch; do
   command -v "$p" >/dev/null || PATH=$PATH:/usr/sbin
   command -v "$p" >/dev/null || { echo "slurm_test: $p is not installed (packaging/install-deps.sh); skipped"; exit 77; }

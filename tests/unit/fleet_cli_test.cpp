@@ -138,7 +138,7 @@ TEST_CASE("fleet: --output writes the report atomically, the exit code unchanged
 }
 
 TEST_CASE("fleet: the fixtures' golden probe reports, in each format, match their goldens", "[cli][fleet][formats]") {
-  for (const std::string f : {"text", "json", "markdown"}) {
+  for (const std::string f : {"text", "json", "markdown", "oneline", "prometheus"}) {
     INFO(f);
     const auto r = gpucheck::test::run_gpucheck_with({"GPUCHECK_TODAY=2026-12-02"}, GPUCHECK_SOURCE_DIR,
                                                      {"fleet", "--format", f, "tests/fixtures/golden"});
