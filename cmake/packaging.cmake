@@ -5,6 +5,16 @@
 include(GNUInstallDirs)
 
 install(TARGETS gpucheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Installed, the binary finds its libraries where the system keeps them:
+# the RUNPATH the tarball needs (below) would be /usr/bin/lib here.
+install(CODE "file(RPATH_REMOVE FILE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/gpucheck\")")
+# Programs as programs (0755): what slurm.conf, node-problem-detector and a
+# job's command line name. Policy 9.1.1: /usr/libexec for programs that
+# other programs run, /usr/bin for those people type.
+install(PROGRAMS packaging/slurm/gpucheck-slurm packaging/kubernetes/node-problem-detector/gpucheck-npd
+        DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gpucheck)
+install(PROGRAMS packaging/launchers/gpucheck-torchrun packaging/launchers/gpucheck-accelerate
+        DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 set(GPUCHECK_CLI_DOCS ${CMAKE_BINARY_DIR}/cli-docs)
 add_custom_command(OUTPUT ${GPUCHECK_CLI_DOCS}/gpucheck.1 ${GPUCHECK_CLI_DOCS}/gpucheck.bash
@@ -14,29 +24,47 @@ add_custom_command(OUTPUT ${GPUCHECK_CLI_DOCS}/gpucheck.1 ${GPUCHECK_CLI_DOCS}/g
   COMMENT "Generating the man page and shell completions from the CLI"
   VERBATIM)
 add_custom_target(gpucheck_cli_docs ALL DEPENDS ${GPUCHECK_CLI_DOCS}/gpucheck.1)
-install(FILES ${GPUCHECK_CLI_DOCS}/gpucheck.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# Compressed as policy 12.1 asks (gzip -9n: no name or time in it, the same
+# bytes each build).
+add_custom_command(OUTPUT ${GPUCHECK_CLI_DOCS}/gpucheck.1.gz
+  COMMAND gzip -9n -c ${GPUCHECK_CLI_DOCS}/gpucheck.1 > ${GPUCHECK_CLI_DOCS}/gpucheck.1.gz
+  DEPENDS ${GPUCHECK_CLI_DOCS}/gpucheck.1
+  VERBATIM)
+add_custom_target(gpucheck_man_gz ALL DEPENDS ${GPUCHECK_CLI_DOCS}/gpucheck.1.gz)
+install(FILES ${GPUCHECK_CLI_DOCS}/gpucheck.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${GPUCHECK_CLI_DOCS}/gpucheck.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME gpucheck)
 install(FILES ${GPUCHECK_CLI_DOCS}/_gpucheck DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
 install(FILES ${GPUCHECK_CLI_DOCS}/gpucheck.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
 
 set(GPUCHECK_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/gpucheck)
 install(FILES README.md DESTINATION ${GPUCHECK_DOC_DIR})
-install(FILES LICENSE DESTINATION ${GPUCHECK_DOC_DIR} RENAME copyright)
+# Debian's machine-readable copyright, and the changelog compressed as
+# policy 12.7 asks (changelog.gz: gpucheck is its own upstream, a native package).
+install(FILES packaging/debian/copyright DESTINATION ${GPUCHECK_DOC_DIR})
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/changelog.gz
+  COMMAND gzip -9n -c ${PROJECT_SOURCE_DIR}/packaging/debian/changelog > ${CMAKE_BINARY_DIR}/changelog.gz
+  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog
+  VERBATIM)
+add_custom_target(gpucheck_changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/changelog.gz)
+install(FILES ${CMAKE_BINARY_DIR}/changelog.gz DESTINATION ${GPUCHECK_DOC_DIR})
 install(DIRECTORY docs/ DESTINATION ${GPUCHECK_DOC_DIR}/docs FILES_MATCHING PATTERN "*.md")
-# Launcher integrations, as examples: a node's operator copies and adapts them.
-foreach(dir systemd slurm kubernetes launchers)
-  if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/packaging/${dir})
-    install(DIRECTORY packaging/${dir} DESTINATION ${GPUCHECK_DOC_DIR}/examples)
-  endif()
+# Configuration examples, for a node's operator to copy and adapt; the
+# programs among them are installed above, not here.
+foreach(dir systemd slurm kubernetes)
+  install(DIRECTORY packaging/${dir} DESTINATION ${GPUCHECK_DOC_DIR}/examples
+          PATTERN gpucheck-slurm EXCLUDE PATTERN gpucheck-npd EXCLUDE)
 endforeach()
 
 set(CPACK_PACKAGE_NAME gpucheck)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "pre-flight check of a GPU machine's driver, CUDA and framework stack")
-set(CPACK_PACKAGE_DESCRIPTION "gpucheck reads the GPUs, the NVIDIA driver, the CUDA driver API, the CUDA toolkits and
-libraries and the Python frameworks of a machine, judges them against a compatibility
-matrix of known-bad combinations, proves each precision with short kernel checks, and
-pins a team's stack in a lockfile. Exit codes and JSON for job launchers.")
+set(CPACK_PACKAGE_DESCRIPTION "gpucheck reads the GPUs, the NVIDIA driver, the CUDA driver API, the
+CUDA toolkits and libraries and the Python frameworks of a machine, judges
+them against a compatibility matrix of known-bad combinations, proves each
+precision with short kernel checks, and pins a team's stack in a lockfile.
+Exit codes and JSON for job launchers.")
+# Debugging symbols do not ship in the package (policy 10.1).
+set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_CONTACT "gpucheck developers <gpucheck@users.noreply.github.com>")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
@@ -44,11 +72,13 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/gpucheck/gpucheck")
 # The libraries it links (libsimdjson, libstdc++), as dpkg-shlibdeps reads
-# them from the binary; the GPU libraries, libcurl and libcrypto are
-# dlopen()ed, so shlibdeps cannot see the last two: named here. Matrix
-# updates restrict curl's protocols, which needs 7.85 (download.cpp).
+# them from the binary. The GPU libraries, libcurl and libcrypto are
+# dlopen()ed: only `matrix update` and signature checks need the last two,
+# and say so when they are missing, so they are recommended, not required
+# (Ubuntu 22.04's libcurl is older than the 7.85 that matrix updates need
+# to restrict curl's protocols, download.cpp; everything else runs there).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.85.0), libssl3")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcurl4 (>= 7.85.0), libssl3")
 set(CPACK_GENERATOR DEB)
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/packages)
 include(CPack)

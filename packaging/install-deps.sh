@@ -18,6 +18,7 @@ packages=(
   python3 python3-torch python3-venv                                  # the deep probe's test, the gate's venv, the collect_env benchmark
   clang libclang-rt-14-dev                                            # the fuzz targets (clang 14 and its libFuzzer, tests/fuzz)
   prometheus                                                          # promtool, which checks --format prometheus (tests/formats)
+  lintian                                                             # the .deb checked against Debian policy (packaging/test-deb.sh)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -109,8 +109,10 @@ def layout(daemonset, nfd_file, jobs, out):
     cache = env.get("GPUCHECK_CACHE_DIR")
     if not cache or mounts.get(cache) is None:
         fail(f"{daemonset}: GPUCHECK_CACHE_DIR ({cache}) is not a hostPath mount")
-    if "--output" not in script:
-        fail(f"{daemonset}: the script does not write with --output (atomic)")
+    if '-o nfd="$nfd"' not in script or '-o prometheus="$prom"' not in script:
+        fail(f"{daemonset}: the script does not write both files from one check with -o FORMAT=FILE (atomic)")
+    if "--nfd-expiry" not in script:
+        fail(f"{daemonset}: the NFD labels do not expire (--nfd-expiry): a stopped pod would leave its last verdict")
 
     # The labels the jobs select on are labels gpucheck writes.
     written = set()

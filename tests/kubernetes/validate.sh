@@ -72,14 +72,16 @@ fi
 #    real binary (and fails `matrix update` as an offline node would), and
 #    `sleep` a stub that ends the loop after one round.
 command -v promtool >/dev/null || { echo "promtool not found: install Debian's prometheus (packaging/install-deps.sh)" >&2; exit 1; }
-run_daemonset() { # FIXTURE -> $out/node/...
-  local fixture=$1 node=$out/node stubs=$out/stubs
+run_daemonset() { # FIXTURE [unjudged] -> $out/node/...
+  local fixture=$1 unjudged=${2:-} node=$out/node stubs=$out/stubs
   rm -rf "$node" "$stubs"
   mkdir -p "$stubs"
   # shellcheck disable=SC1091
   (
     . "$out/env.sh"
     mkdir -p "$node$(dirname "$NFD_FILE")" "$node$(dirname "$PROM_FILE")" "$node$GPUCHECK_CACHE_DIR"
+    # A pass left by an earlier round: a run that cannot judge must take it away.
+    echo "feature.node.kubernetes.io/gpucheck.check.status=pass" > "$node$NFD_FILE"
     sed -e "s|=/etc/|=$node/etc/|; s|=/var/|=$node/var/|" "$out/loop.sh" > "$out/loop-here.sh"
     cat > "$stubs/gpucheck" <<STUB
 #!/bin/sh
@@ -95,13 +97,20 @@ STUB
     wait $! || true
     grep -q 'matrix update exited 2; the matrix in use stays' "$out/loop.err" \
       || { echo "the script did not go on past a failed matrix update" >&2; cat "$out/loop.err" >&2; exit 1; }
+    [[ $(grep -c ' check ' "$out/gpucheck-calls") -eq 1 ]] || { echo "expected one check (both files) in one round" >&2; cat "$out/gpucheck-calls" >&2; exit 1; }
+    if [[ -n $unjudged ]]; then
+      [[ ! -e $node$NFD_FILE ]] || { echo "a run that exited 2 left the NFD labels in place" >&2; exit 1; }
+      grep -q 'its labels removed' "$out/loop.err" || { echo "the script did not log the removed labels" >&2; exit 1; }
+      exit 0
+    fi
+    head -1 "$node$NFD_FILE" | grep -Eq '^# \+expiry-time=2026-12-02T00:15:00Z$' \
+      || { echo "the NFD file does not expire three intervals on" >&2; head -1 "$node$NFD_FILE" >&2; exit 1; }
     cp "$node$NFD_FILE" "$out/$(basename "$fixture").nfd"
     cp "$node$PROM_FILE" "$out/$(basename "$fixture").prom"
     if ls -A "$node$(dirname "$NFD_FILE")" "$node$(dirname "$PROM_FILE")" | grep -q '^\.'; then
       echo "a temporary dot file was left beside the outputs" >&2; exit 1
     fi
     grep -q ' matrix update' "$out/gpucheck-calls" || { echo "the script never ran matrix update" >&2; exit 1; }
-    [[ $(grep -c ' check ' "$out/gpucheck-calls") -eq 2 ]] || { echo "expected two checks (nfd, prometheus) in one round" >&2; cat "$out/gpucheck-calls" >&2; exit 1; }
   )
 }
 python3 tests/formats/check-nfd-labels.py --self-test
@@ -119,6 +128,8 @@ for fixture_want in a100-sxm4-4gpu:pass:1 driver-mismatch:fail:0; do
     || { echo "$fixture: the textfile does not say gpucheck_verdict_pass $verdict" >&2; exit 1; }
   echo "$fixture: the DaemonSet's script wrote status=$want to the NFD local source and a textfile promtool accepts"
 done
+run_daemonset tests/fixtures/hosts/does-not-exist unjudged
+echo "no fixture host: gpucheck exited 2, and the DaemonSet's script removed the node's labels"
 echo "kubernetes: manifests valid for Kubernetes $k8s_version; the DaemonSet's outputs accepted by NFD's rules and promtool"
 
 # 5. The torchrun and Accelerate wrappers (packaging/launchers/).
