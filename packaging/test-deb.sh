@@ -17,6 +17,9 @@ if dpkg-query -W -f='${Status}' gpucheck 2>/dev/null | grep -q "install ok insta
   exit 1
 fi
 fail() { echo "test-deb: FAILED: $*" >&2; exit 1; }
+# Only matrix updates load libcurl and libcrypto: recommended, never required.
+case $(dpkg-deb -f "$deb" Depends) in *libcurl*|*libssl*) fail "Depends names libcurl or libssl: $(dpkg-deb -f "$deb" Depends)" ;; esac
+dpkg-deb -f "$deb" Recommends | grep -q 'libcurl4 (>= 7.85.0)' || fail "Recommends does not name libcurl4 (>= 7.85.0)"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 if command -v lintian >/dev/null; then
   # Warnings are listed, errors fail (docs/packaging.md says which remain and why).
@@ -37,6 +40,10 @@ man_page=/usr/share/man/man1/gpucheck.1.gz
 [ -s "$man_page" ] || fail "no man page"
 warnings=$(zcat "$man_page" | groff -man -Tutf8 -wmac -z 2>&1)
 [ -z "$warnings" ] || fail "man page: $warnings"
+# What mandb puts in the whatis database, and so what `apropos gpu` shows.
+if command -v lexgrog >/dev/null; then
+  lexgrog "$man_page" | grep -q "gpucheck - pre-flight check of a GPU machine's driver" || fail "man page NAME: $(lexgrog "$man_page")"
+fi
 bash -c 'source /usr/share/bash-completion/completions/gpucheck && complete -p gpucheck' >/dev/null || fail "bash completion"
 if command -v zsh >/dev/null; then zsh -n /usr/share/zsh/vendor-completions/_gpucheck || fail "zsh completion"; fi
 if command -v fish >/dev/null; then fish -n /usr/share/fish/vendor_completions.d/gpucheck.fish || fail "fish completion"; fi

@@ -163,8 +163,8 @@ CLI::Option* add_python_option(CLI::App* cmd, std::vector<std::string>& pythons)
 CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
   return cmd
       ->add_option("--duration", seconds,
-                   "Sustained mode: after the checks, run one tensor-core throughput kernel (bf16, else fp16, else fp32 "
-                   "FMA) on each GPU for this long (90, 90s, 10m: more than 0, at most 1 h), sampling the rate, clocks, "
+                   "Sustained mode, this long on each GPU: after the checks, one tensor-core throughput kernel (bf16, "
+                   "else fp16, else fp32 FMA) on each GPU for this long (90, 90s, 10m: more than 0, at most 1 h), sampling the rate, clocks, "
                    "temperature, power and clock-event (throttle) reasons every 0.5 s (NVML; without it, rates only)")
       ->transform(duration_within(0, 3600, true))
       ->type_name("DURATION");
@@ -173,7 +173,7 @@ CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
 CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& precisions) {
   std::vector<std::string> known = kernels::all_precisions();
   known.push_back("bandwidth");
-  return cmd->add_option("--precision", precisions, "Only these kernel checks (repeatable; default all of them)")
+  return cmd->add_option("--precision", precisions, "Only these kernel checks: repeatable; all of them by default")
       ->check(one_of(known))
       ->allow_extra_args(false)
       ->type_name("NAME");

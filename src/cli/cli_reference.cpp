@@ -293,8 +293,11 @@ std::string man_page(const CliCommand& root, const std::string& version, const s
   };
   const std::string about = root.description;
   const auto blank = about.find("\n\n");
+  // NAME is one line for mandb's whatis database: no break points in it.
+  std::string name_line = esc(about.substr(about.find(": ") + 2, about.find('\n') - about.find(": ") - 2));
+  for (auto at = name_line.find("\\:"); at != std::string::npos; at = name_line.find("\\:")) name_line.erase(at, 2);
   std::string out = ".TH GPUCHECK 1 \"" + date + "\" \"gpucheck " + version + "\" \"User Commands\"\n"
-                    ".SH NAME\ngpucheck \\- " + esc(about.substr(about.find(": ") + 2, about.find('\n') - about.find(": ") - 2)) +
+                    ".SH NAME\ngpucheck \\- " + name_line +
                     "\n.SH SYNOPSIS\n.B gpucheck\n[\\fIOPTIONS\\fR] [\\fICOMMAND\\fR [\\fICOMMAND OPTIONS\\fR]]\n"
                     ".SH DESCRIPTION\n" + paragraphs(blank == std::string::npos ? about : about.substr(blank + 2)) +
                     ".SH OPTIONS\nThese apply to every command.\n" + options(root.options) + ".SH COMMANDS\n";

@@ -146,4 +146,9 @@ TEST_CASE("the man page is clean troff and documents every command", "[cli][comp
     CHECK(man.out.find(".SS \"gpucheck " + std::string(command) + "\"") != std::string::npos);
   // The hidden command that writes it is not in it.
   CHECK(man.out.find("gpucheck manpage") == std::string::npos);
+  // Dated (the commit's day), and a NAME line that says what it is: what apropos shows.
+  const auto th = man.out.substr(0, man.out.find('\n'));
+  CHECK_THAT(th, Catch::Matches(R"(\.TH GPUCHECK 1 "[0-9]{4}-[0-9]{2}-[0-9]{2}" "gpucheck [0-9.]+" "User Commands")"));
+  CHECK_THAT(man.out, Catch::Contains(".SH NAME\ngpucheck \\- pre\\-flight check of a GPU machine's driver, CUDA and framework stack\n"));
+  CHECK_THAT(man.out, Catch::Contains(".SH EXAMPLES\n"));
 }

@@ -72,7 +72,7 @@ TEST_CASE("usage errors: one line, what was expected, the word meant", "[cli][st
   CHECK(missing.err.rfind("gpucheck: error: --from /nonexistent/report.txt: ", 0) == 0);
 }
 
-TEST_CASE("durations take units; a bare number is seconds", "[cli][style]") {
+TEST_CASE("durations take units, a bare number is seconds", "[cli][style]") {
   for (const char* t : {"5", "5s", "5000ms", "0.5m"}) {
     INFO(t);
     CHECK(run_gpucheck({"--timeout", t, "--root", source_path(kHealthy), "check", "--format", "oneline"}).out == "PASS\n");
@@ -165,7 +165,7 @@ TEST_CASE("one spelling of output: -o/--output, - is standard output, several do
   one_error_line(run_gpucheck({"snapshot"}), "`gpucheck snapshot` needs -o DIR, the directory to create");
 }
 
-TEST_CASE("every JSON document names its schema; probe, recommend and explain take --format", "[cli][style]") {
+TEST_CASE("every JSON document names its schema, and probe, recommend and explain take --format", "[cli][style]") {
   const std::string root = source_path(kHealthy);
   const std::vector<std::pair<std::vector<std::string>, std::string>> documents{
       {{"--root", root, "check", "--json"}, "gpucheck.check/1"},
@@ -185,7 +185,7 @@ TEST_CASE("every JSON document names its schema; probe, recommend and explain ta
   CHECK(run_gpucheck({"--root", root, "probe", "--format", "text"}).out == run_gpucheck({"--root", root, "probe"}).out);
 }
 
-TEST_CASE("nfd labels expire a few intervals on; 0 keeps them", "[cli][style][formats]") {
+TEST_CASE("nfd labels expire a few intervals on, and 0 keeps them", "[cli][style][formats]") {
   const std::vector<std::string> env{"GPUCHECK_TODAY=2026-12-02"};
   const std::string root = source_path(kHealthy);
   const auto first_line = [&](const std::vector<std::string>& more) {
