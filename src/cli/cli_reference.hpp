@@ -19,7 +19,8 @@ struct CliOption {
   std::vector<std::string> choices;  // from a one_of check (cli_values.hpp): "auto", "always", "never"
   std::string value_name;            // "DIR", "SECONDS"
   std::string description;
-  bool root_only = false;  // means something before any command only: --version, --json, -h, --help
+  bool root_only = false;  // means something before any command only: --version, --json
+  bool help = false;       // -h, --help: every command's, listed once at the root
 };
 
 struct CliArgument {

@@ -66,7 +66,7 @@ std::string entry(const std::string& name, const std::string& text, bool full, s
 std::string options_section(const std::string& title, const std::vector<CliOption>& options, bool root, bool full, std::size_t width) {
   std::string body;
   for (const auto& o : options)
-    if (root || !o.root_only) body += entry(option_names(o), full ? o.description : summary(o.description, o.choices), full, width);
+    if (root || (!o.root_only && !o.help)) body += entry(option_names(o), full ? o.description : summary(o.description, o.choices), full, width);
   return body.empty() ? "" : "\n" + title + ":\n" + body;
 }
 

@@ -60,6 +60,14 @@ TEST_CASE("bash completion offers each level's commands, options and choices", "
   CHECK(bash_completes(script, "gpucheck lock --v") == "\n");
 }
 
+// `gpucheck completion SHELL`, written to `name` in `tmp`; its path.
+static std::string completion_file(const gpucheck::test::TempDir& tmp, const std::string& shell, const std::string& name) {
+  auto r = run_gpucheck({"completion", shell});
+  REQUIRE(r.exit_code == 0);
+  gpucheck::test::write_file(tmp.path() / name, r.out);
+  return tmp.str() + "/" + name;
+}
+
 // What zsh's function offers for the words typed so far: zsh's completion
 // helpers (_describe, _files, _directories, compadd, _message) are stood in
 // for by functions that print what they were given, so the generated
@@ -76,10 +84,7 @@ static std::string zsh_completes(const std::string& script, const std::string& w
 
 TEST_CASE("zsh's completion function offers commands, options and values", "[cli][completion]") {
   gpucheck::test::TempDir tmp;
-  auto r = run_gpucheck({"completion", "zsh"});
-  REQUIRE(r.exit_code == 0);
-  const std::string script = tmp.str() + "/_gpucheck";
-  gpucheck::test::write_file(script, r.out);
+  const std::string script = completion_file(tmp, "zsh", "_gpucheck");
   CHECK_THAT(zsh_completes(script, "gpucheck ''"), Catch::StartsWith("describe command: check recommend explain matrix"));
   CHECK_THAT(zsh_completes(script, "gpucheck matrix ''"), Catch::StartsWith("describe command: validate show update"));
   // A global option's value after the root or a command: the case pattern matches.
@@ -97,10 +102,7 @@ TEST_CASE("zsh's completion function offers commands, options and values", "[cli
 
 TEST_CASE("fish completes commands, options and values", "[cli][completion]") {
   gpucheck::test::TempDir tmp;
-  auto r = run_gpucheck({"completion", "fish"});
-  REQUIRE(r.exit_code == 0);
-  const std::string script = tmp.str() + "/gpucheck.fish";
-  gpucheck::test::write_file(script, r.out);
+  const std::string script = completion_file(tmp, "fish", "gpucheck.fish");
   gpucheck::test::write_file(tmp.path() / "adir/x", "");
   gpucheck::test::write_file(tmp.path() / "afile", "");
   const auto completes = [&](const std::string& line) {
