@@ -164,7 +164,7 @@ CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
   return cmd
       ->add_option("--duration", seconds,
                    "Sustained mode, this long on each GPU: after the checks, one tensor-core throughput kernel (bf16, "
-                   "else fp16, else fp32 FMA) on each GPU for this long (90, 90s, 10m: more than 0, at most 1 h), sampling the rate, clocks, "
+                   "else fp16, else fp32 FMA) runs (90, 90s, 10m: more than 0, at most 1 h), sampling the rate, clocks, "
                    "temperature, power and clock-event (throttle) reasons every 0.5 s (NVML; without it, rates only)")
       ->transform(duration_within(0, 3600, true))
       ->type_name("DURATION");
@@ -215,8 +215,9 @@ KernelFacts run_kernels_with_progress(kernels::KernelRequest req) {
     std::cerr.flush();
     for (std::size_t done = 0; done < s.size();) {
       const auto n = ::write(STDERR_FILENO, s.data() + done, s.size() - done);
-      if (n <= 0 && errno != EINTR) return;
-      if (n > 0) done += static_cast<std::size_t>(n);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;
+      done += static_cast<std::size_t>(n);
     }
   };
   req.progress = [&raw](const kernels::KernelProgress& p) {

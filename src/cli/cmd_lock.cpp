@@ -6,8 +6,8 @@
 #include <variant>
 
 #include "cli/app.hpp"
-#include "cli/cli_values.hpp"
 #include "cli/cli_errors.hpp"
+#include "cli/cli_values.hpp"
 #include "rules/verdict.hpp"
 #include "lock/lockfile.hpp"
 #include "util/files.hpp"
