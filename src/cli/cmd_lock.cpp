@@ -146,7 +146,8 @@ void add_lock_command(CLI::App& app, const GlobalOptions& g, CommandRun& action)
   cmd->add_option("--emit", a->emit,
                   "What to write: lock (default); constraints, a pip constraints file for the pinned Python packages "
                   "with the index their +cuXXX builds come from; container, the NGC image reference the lock implies")
-      ->check(one_of({"lock", "constraints", "container"}));
+      ->check(one_of({"lock", "constraints", "container"}))
+      ->type_name("WHAT");
   cmd->add_option("--lock", a->in, "With --emit: read this lock instead of the host")->type_name("FILE");
   cmd->add_flag("--force", a->force, "Replace an existing output file even if it is not a valid lock");
   cmd->add_flag("--strict", a->strict,

@@ -15,7 +15,8 @@ void add_snapshot_command(CLI::App& app, const GlobalOptions& g, CommandRun& act
   // Not required() by CLI11: --out, the old name, counts too.
   cmd->add_option("-o,--output", *out, "Directory to create (must not exist yet); required")->type_name("DIR");
   cmd->add_option("--out", *out, "The same as --output")->group("");  // its name before --output was every command's
-  cmd->add_option("--description", *description, "A line saying what machine this is, stored in the manifest");
+  cmd->add_option("--description", *description, "A line saying what machine this is, stored in the manifest")
+      ->type_name("LINE");
   cmd->callback([&g, &action, out, description] {
     action = [&g, out, description] {
       if (out->empty()) {

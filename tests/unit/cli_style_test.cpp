@@ -125,6 +125,12 @@ TEST_CASE("help fits: usage first, wrapped to the width on words, no parser note
     CHECK(longest_line(sixty) <= 60);
     for (const char* note : {"TEXT:", "in [", ":FLOAT", ":INT", "REQUIRED", "Excludes:", "Needs:"}) CHECK(wide.find(note) == std::string::npos);
   }
+  // No command's options show CLI11's type names.
+  for (const char* command : {"check", "recommend", "explain", "probe", "snapshot", "kernels", "lock", "verify", "fleet", "completion"})
+    for (const char* type : {" TEXT", " FLOAT", " INT", " UINT"}) {
+      INFO(command << type);
+      CHECK(at("100", {command, "--help"}).find(std::string(type) + "\n") == std::string::npos);
+    }
   // Not a terminal and no COLUMNS: 80.
   CHECK(longest_line(run_gpucheck_with({"-uCOLUMNS"}, "", {"--help"}).out) <= 80);
   // -h is the summary, --help the whole.
