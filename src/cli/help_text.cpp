@@ -12,7 +12,9 @@ namespace gpucheck {
 
 namespace {
 
-constexpr std::size_t kNamesColumn = 26;  // -h: where an option's summary starts
+// -h: where an option's summary starts; nearer on a narrow terminal, so
+// that the summaries keep two thirds of the width.
+std::size_t names_column(std::size_t width) { return std::min<std::size_t>(26, width / 3); }
 
 const CliCommand* find_command(const CliCommand& root, const std::vector<std::string>& path) {
   const CliCommand* at = &root;
@@ -58,8 +60,9 @@ std::string summary(const std::string& description, const std::vector<std::strin
 std::string entry(const std::string& name, const std::string& text, bool full, std::size_t width) {
   if (full) return "  " + name + "\n" + wrap_words(text, width, 6, 6) + "\n";
   const std::string head = "  " + name;
-  const std::string wrapped = wrap_words(text, width, kNamesColumn, kNamesColumn);
-  if (head.size() + 2 > kNamesColumn) return head + "\n" + wrapped + "\n";
+  const std::size_t column = names_column(width);
+  const std::string wrapped = wrap_words(text, width, column, column);
+  if (head.size() + 2 > column) return head + "\n" + wrapped + "\n";
   return head + wrapped.substr(head.size()) + "\n";
 }
 
@@ -156,7 +159,7 @@ std::string render_help(const CliCommand& root, const std::vector<std::string>& 
     for (const auto& s : c->subcommands) {
       std::string line = summary(s.description);
       const auto clause = std::min({line.find(": "), line.find("; "), line.find(" (")});
-      if (kNamesColumn + line.size() > width && clause != std::string::npos) line = line.substr(0, clause) + ".";
+      if (names_column(width) + line.size() > width && clause != std::string::npos) line = line.substr(0, clause) + ".";
       out += entry(s.name, line, false, width);
     }
   }
