@@ -48,12 +48,14 @@ std::string long_names(const CliOption& o) {
   return out;
 }
 
-}  // namespace
-
+// The first clause of a description: what a completion menu has room for
+// (help's summaries are whole sentences, help_text.cpp).
 std::string first_sentence(const std::string& text) {
   const auto end = text.find_first_of(".:\n");
   return text.substr(0, end);
 }
+
+}  // namespace
 
 CliCommand describe_cli(const CLI::App& app) {
   CliCommand c;

@@ -43,9 +43,6 @@ struct CliCommand {
 
 CliCommand describe_cli(const CLI::App& app);
 
-// The first sentence of a description: what a menu or a summary has room for.
-std::string first_sentence(const std::string& text);
-
 std::string bash_completion(const CliCommand& root);
 std::string zsh_completion(const CliCommand& root);
 std::string fish_completion(const CliCommand& root);
