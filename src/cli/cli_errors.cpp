@@ -44,12 +44,6 @@ std::vector<std::string> option_names(const CLI::App& app) {
   return out;
 }
 
-std::string upper_case(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::string unexpected(const CLI::App& app, const std::string& word) {
   const std::string where = "`" + command_path(app) + "`";
@@ -70,6 +64,8 @@ std::string unexpected(const CLI::App& app, const std::string& word) {
 }  // namespace
 
 std::ostream& error_line() { return std::cerr << "gpucheck: error: "; }
+
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
@@ -117,7 +113,7 @@ std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e) {
     // CLI11: "shell is required", "--out is required"
     if (const auto end = what.find(" is required"); end != std::string::npos) {
       const std::string name = what.substr(0, end);
-      return "`" + command_path(at) + "` needs " + (starts_with(name, "-") ? name : "its " + upper_case(name) + " argument") + "; `" +
+      return "`" + command_path(at) + "` needs " + (starts_with(name, "-") ? name : "its " + to_upper(name) + " argument") + "; `" +
              command_path(at) + " -h` says what it takes";
     }
   }

@@ -13,6 +13,8 @@ namespace gpucheck {
 
 // Standard error, after "gpucheck: error: "; the caller ends the line.
 std::ostream& error_line();
+// A word the user typed, as a message quotes it: "chek".
+std::string in_quotes(std::string_view s);
 
 // The candidate closest to `word` when it is a likely typo of it (at most a
 // third of its letters wrong, at least one allowed); "" when none is.

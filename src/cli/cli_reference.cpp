@@ -310,8 +310,7 @@ std::string man_page(const CliCommand& root, const std::string& version, const s
       if (ch == '/') ch = ' ';
     std::string args;
     for (const auto& a : c.arguments) {
-      std::string name = a.name;
-      for (auto& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      const std::string name = to_upper(a.name);
       args += a.required ? " \\fI" + esc(name) + "\\fR" : " [\\fI" + esc(name) + "\\fR]";
     }
     out += ".SS \"gpucheck" + words + "\"\n.B gpucheck" + words + "\n[\\fIOPTIONS\\fR]" + args + "\n.PP\n" + esc(c.description) +

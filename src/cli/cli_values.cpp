@@ -11,7 +11,6 @@ namespace gpucheck {
 
 namespace {
 
-std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
 }  // namespace
 

@@ -33,10 +33,6 @@ std::string option_names(const CliOption& o) {
   return out;
 }
 
-std::string upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // A summary: the description's first sentence (up to a full stop and a
 // space, "e.g. 8.0" going on), or its first clause when the sentence would
@@ -142,7 +138,7 @@ std::string render_help(const CliCommand& root, const std::vector<std::string>& 
     for (const auto& p : path) usage += " " + p;
     usage += " [OPTIONS]";
     if (!c->subcommands.empty()) usage += " COMMAND";
-    for (const auto& a : c->arguments) usage += a.required ? " " + upper(a.name) : " [" + upper(a.name) + "]";
+    for (const auto& a : c->arguments) usage += a.required ? " " + to_upper(a.name) : " [" + to_upper(a.name) + "]";
   }
   std::string out = wrap_words(usage, width, 7, 0) + "\n\n";
   // The root's description: its summary line, then what it does.
@@ -165,7 +161,7 @@ std::string render_help(const CliCommand& root, const std::vector<std::string>& 
   }
   if (!c->arguments.empty()) {
     out += "\nArguments:\n";
-    for (const auto& a : c->arguments) out += entry(upper(a.name), full ? a.description : summary(a.description), full, width);
+    for (const auto& a : c->arguments) out += entry(to_upper(a.name), full ? a.description : summary(a.description), full, width);
   }
   out += options_section("Options", c->options, is_root, full, width);
   if (!is_root) out += options_section("Global options (before or after the command)", root.options, false, full, width);

@@ -24,7 +24,6 @@ std::string severity_label(const Style& s, Severity sev) {
   return "";
 }
 
-std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 void finding_lines(std::ostringstream& out, const Style& s, const Finding& f, const std::string& in) {
   out << in << severity_label(s, f.severity) << "  " << s.bold(f.title) << "  " << s.dim("[" + f.category + "]") << "\n";

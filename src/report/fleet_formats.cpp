@@ -9,8 +9,6 @@ namespace gpucheck {
 
 namespace {
 
-std::string nodes_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); }
-
 std::size_t off_majority(const FieldSkew& f) {
   std::size_t n = 0;
   for (const auto& g : f.others) n += g.nodes.size();
@@ -20,15 +18,15 @@ std::size_t off_majority(const FieldSkew& f) {
 }  // namespace
 
 std::string render_fleet_oneline(const FleetSummary& s) {
-  std::vector<std::string> parts{nodes_text(s.reports)};
+  std::vector<std::string> parts{plural(s.reports, "node")};
   if (s.failed > 0) {
     std::string p = std::to_string(s.failed) + " fail";
-    if (!s.findings.empty()) p += " (" + s.findings.front().title + ": " + nodes_text(s.findings.front().nodes.size()) + ")";
+    if (!s.findings.empty()) p += " (" + s.findings.front().title + ": " + plural(s.findings.front().nodes.size(), "node") + ")";
     parts.push_back(p);
   }
   if (!s.unreadable.empty()) parts.push_back(std::to_string(s.unreadable.size()) + " unreadable");
   for (std::size_t i = 0; i < s.skew.size(); ++i)
-    if (s.skew[i].skewed()) parts.push_back(std::string(kSkewFields[i].label) + " differs on " + nodes_text(off_majority(s.skew[i])));
+    if (s.skew[i].skewed()) parts.push_back(std::string(kSkewFields[i].label) + " differs on " + plural(off_majority(s.skew[i]), "node"));
   return fit_on_words((s.fails() ? "FAIL: " : "PASS: ") + join(parts, "; "), kOnelineMax) + "\n";
 }
 

@@ -14,7 +14,6 @@ namespace {
 // Text and Markdown name at most this many nodes a line; JSON names all.
 constexpr std::size_t kNodesShown = 50;
 
-std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 template <class Escape>
 std::string node_list(const std::vector<std::string>& nodes, std::string_view sep, Escape escape) {

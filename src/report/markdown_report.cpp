@@ -4,6 +4,7 @@
 #include "report/check_report.hpp"
 #include "report/format_text.hpp"
 #include "report/machine_formats.hpp"
+#include "util/strings.hpp"
 
 namespace gpucheck {
 
@@ -22,7 +23,6 @@ namespace {
 
 std::string md(std::string_view s) { return markdown_escape(s); }
 
-std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 }  // namespace
 

@@ -13,6 +13,7 @@ std::vector<std::string_view> split(std::string_view s, char sep);
 std::vector<std::string_view> split_lines(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 std::string to_lower(std::string_view s);
+std::string to_upper(std::string_view s);
 std::optional<long long> parse_int(std::string_view s, int base = 10);
 // "line 3, column 5" (both from 1, the column in bytes): where byte `byte`
 // of text is, for a message.
@@ -25,6 +26,8 @@ std::optional<double> parse_double(std::string_view s);
 // sysfs files are text, so anything else means the read went wrong.
 bool is_text(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// "1 node", "3 nodes": a count and its word, plural when it is not one.
+std::string plural(std::size_t n, std::string_view word);
 // " (x)" after a name; " (from report)" stays as it is, not "((from report))".
 std::string parenthesized(std::string_view s);
 // At most `max` bytes: when longer, cut after the last whole word that fits

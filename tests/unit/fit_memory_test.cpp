@@ -93,6 +93,7 @@ TEST_CASE("fit: a config.json that is no model says which field and what was exp
   };
   CHECK_THAT(problem("[1, 2]"), Catch::Contains("not a JSON object"));
   CHECK_THAT(problem("{\"hidden_size\": 4096"), Catch::Contains("not a JSON object"));
+  CHECK_THAT(problem("{\"hidden_size\": 4096, \"model_type\": \"\xff\xfe\"}"), Catch::Contains("not a JSON object"));  // invalid UTF-8
   CHECK_THAT(problem(R"({"hidden_size": 4096})"), Catch::StartsWith("num_hidden_layers: expected a whole number"));
   CHECK_THAT(problem(R"({"hidden_size": "4096", "num_hidden_layers": 32})"), Catch::StartsWith("hidden_size: expected a whole number"));
   CHECK_THAT(problem(R"({"hidden_size": 4096, "num_hidden_layers": -1, "num_attention_heads": 32, "intermediate_size": 1, "vocab_size": 1})"),
