@@ -355,6 +355,7 @@ int run_app(int argc, char** argv) {
   add_check_command(app, g, action);
   add_recommend_command(app, g, action);
   add_explain_command(app, g, action);
+  add_fit_command(app, g, action);
   add_matrix_command(app, g, action);
   add_probe_command(app, g, action);
   add_snapshot_command(app, g, action);

@@ -69,6 +69,7 @@ void add_matrix_bundle_commands(CLI::App* matrix, const GlobalOptions& g, Comman
 void add_lock_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
 void add_verify_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
 void add_fleet_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
+void add_fit_command(CLI::App& app, const GlobalOptions& g, CommandRun& action);
 // completion (and the hidden manpage): from `app` as it stands when they run.
 void add_completion_command(CLI::App& app, CommandRun& action);
 // help [COMMAND...]: the --help of gpucheck or of that command.

@@ -33,6 +33,7 @@ std::string contents(const Knowledge& k) {
                           {m.frameworks.size(), "framework build", "framework builds"},
                           {m.ngc.size(), "NGC release", "NGC releases"},
                           {m.xids.size(), "Xid", "Xids"},
+                          {m.models.size(), "model", "models"},
                           {k.rules.size(), "rule", "rules"}};
   std::string out;
   for (const auto& c : counts) {

@@ -82,6 +82,7 @@ const std::vector<CliExample>& cli_examples() {
       {"gpucheck check --from issue.txt", "judge a paste: collect_env, nvidia-smi, an error, prose"},
       {"gpucheck explain \"no kernel image is available for execution on the device\"", "what an error means, here"},
       {"gpucheck recommend", "the NGC containers this driver and these GPUs run"},
+      {"gpucheck fit --model llama-2-70b --gpu a100-sxm4-80gb", "will it fit: memory a GPU, the layout, what bounds it"},
       {"gpucheck lock && gpucheck verify", "pin this node's stack, check another node against it"},
       {"gpucheck snapshot -o node17", "record what the probes read, for a bug report"},
       {"gpucheck --root node17 check", "judge that snapshot as if on that machine"},
@@ -90,7 +91,7 @@ const std::vector<CliExample>& cli_examples() {
 }
 
 std::string exit_codes_text() {
-  return "Exit codes: 0 pass; 1 findings that fail (check, verify, kernels); 2 gpucheck could not run (bad arguments, "
+  return "Exit codes: 0 pass; 1 findings that fail (check, verify, kernels), a model that does not fit (fit); 2 gpucheck could not run (bad arguments, "
          "unreadable input); 3 a --from paste that does not show what a verdict needs (check).";
 }
 

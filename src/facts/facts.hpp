@@ -350,6 +350,14 @@ struct ReportConflict {
   std::vector<ReportStatement> values;
 };
 
+// What a pasted out-of-memory error says ("Tried to allocate 224.00 MiB
+// (GPU 0; 10.73 GiB total capacity; …; 46.44 MiB free; …)"): the bytes it
+// asked for and those free, from its first line that gives them.
+struct OutOfMemoryStatement {
+  std::optional<std::uint64_t> requested_bytes, free_bytes;
+  std::string source;  // "report.txt:9"
+};
+
 struct ReportReading {
   std::string name;  // the file ("<stdin>")
   std::vector<ReportBlock> blocks;
@@ -361,9 +369,14 @@ struct ReportReading {
   // states it (src/importers/stated_kinds.cpp lists them): rules read them as
   // error.stated.
   std::vector<ReportStatement> stated;
+  std::optional<OutOfMemoryStatement> out_of_memory;
+  // Hugging Face repositories the paste names ("--model mistralai/Mistral-7B-v0.1"),
+  // each once, in order, at most kReportReposKept: what a model was.
+  std::vector<ReportStatement> repos;
 };
 
 inline constexpr int kReportUnreadShown = 20;
+inline constexpr std::size_t kReportReposKept = 8;
 
 struct Facts {
   // Read from another tool's report (--from), not probed: what the report

@@ -126,12 +126,19 @@ J to_json(const ReportReading& r) {
     conflicts.push_back({{"fact", c.fact}, {"values", std::move(values)}});
   }
   for (auto& st : r.stated) stated.push_back({{"kind", st.value}, {"source", st.source}});
+  J repos = J::array();
+  for (auto& repo : r.repos) repos.push_back({{"value", repo.value}, {"source", repo.source}});
+  J oom = nullptr;
+  if (r.out_of_memory)
+    oom = {{"requested_bytes", opt(r.out_of_memory->requested_bytes)}, {"free_bytes", opt(r.out_of_memory->free_bytes)}, {"source", r.out_of_memory->source}};
   return J{{"name", r.name},
            {"blocks", std::move(blocks)},
            {"unread", std::move(unread)},
            {"unread_total", r.unread_total},
            {"conflicts", std::move(conflicts)},
-           {"stated", std::move(stated)}};
+           {"stated", std::move(stated)},
+           {"out_of_memory", std::move(oom)},
+           {"repos", std::move(repos)}};
 }
 
 J to_json(const Facts& f) {

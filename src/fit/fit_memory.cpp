@@ -1,6 +1,8 @@
 #include "fit/fit_memory.hpp"
 
 #include <initializer_list>
+#include <utility>
+#include <vector>
 
 namespace gpucheck::fit {
 
@@ -40,16 +42,47 @@ std::optional<std::int64_t> parameters_with(const ModelShape& s, std::int64_t ex
               s.tied_embeddings ? std::optional<std::int64_t>(0) : embeddings});
 }
 
+constexpr std::pair<WeightFormat, std::string_view> kFormatNames[] = {
+    {WeightFormat::fp32, "fp32"}, {WeightFormat::bf16, "bf16"}, {WeightFormat::fp16, "fp16"},          {WeightFormat::fp8, "fp8"},
+    {WeightFormat::int8, "int8"}, {WeightFormat::int4, "int4"}, {WeightFormat::int4_gptq, "int4-gptq"}};
+
+struct Linear {
+  std::int64_t in, out, copies;
+};
+
+// Every linear layer of one block, with how many of it there are.
+std::vector<Linear> block_linears(const ModelShape& s) {
+  const std::int64_t q = s.heads * s.head_dim, kv = s.kv_heads * s.head_dim, experts = s.experts > 0 ? s.experts : 1;
+  return {{s.hidden, q, 1}, {s.hidden, kv, 2}, {q, s.hidden, 1}, {s.hidden, s.intermediate, 2 * experts}, {s.intermediate, s.hidden, experts}};
+}
+
+// One int4 linear layer as AutoAWQ packs it (GPTQ adds the group index).
+std::optional<std::int64_t> int4_linear_bytes(const Linear& l, std::int64_t group, bool gptq) {
+  const std::int64_t groups = (l.in + group - 1) / group, packed_out = (l.out + 7) / 8;
+  return sum({product({l.in, packed_out, 4}),      // qweight: eight int4 a int32
+              product({groups, packed_out, 4}),    // qzeros
+              product({groups, l.out, 2}),         // scales, fp16
+              gptq ? product({l.in, 4}) : std::optional<std::int64_t>(0)});  // g_idx, int32
+}
+
 }  // namespace
 
 std::optional<WeightFormat> weight_format_named(std::string_view name) {
-  if (name == "fp32") return WeightFormat::fp32;
-  if (name == "bf16") return WeightFormat::bf16;
-  if (name == "fp16") return WeightFormat::fp16;
-  if (name == "fp8") return WeightFormat::fp8;
-  if (name == "int8") return WeightFormat::int8;
-  if (name == "int4") return WeightFormat::int4;
+  for (const auto& [f, n] : kFormatNames)
+    if (n == name) return f;
   return std::nullopt;
+}
+
+std::string weight_format_name(WeightFormat f) {
+  for (const auto& [format, n] : kFormatNames)
+    if (format == f) return std::string(n);
+  return "fp16";
+}
+
+std::optional<std::int64_t> linear_parameter_count(const ModelShape& s) {
+  std::optional<std::int64_t> per_layer = 0;
+  for (const auto& l : block_linears(s)) per_layer = sum({per_layer, product({l.in, l.out, l.copies})});
+  return per_layer ? product({s.layers, *per_layer}) : std::nullopt;
 }
 
 std::optional<std::int64_t> parameter_count(const ModelShape& s) { return parameters_with(s, s.experts > 0 ? s.experts : 1); }
@@ -59,17 +92,25 @@ std::optional<std::int64_t> active_parameter_count(const ModelShape& s) {
 }
 
 std::optional<std::int64_t> weight_bytes(const ModelShape& s, WeightFormat f, std::int64_t group_size) {
-  const auto n = parameter_count(s);
-  if (!n) return std::nullopt;
+  const auto n = parameter_count(s), linear = linear_parameter_count(s);
+  if (!n || !linear) return std::nullopt;
+  const auto rest = product({*n - *linear, 2});  // embeddings, output layer, norms, routers: 16-bit
   switch (f) {
     case WeightFormat::fp32: return product({*n, 4});
     case WeightFormat::bf16:
     case WeightFormat::fp16: return product({*n, 2});
     case WeightFormat::fp8:
-    case WeightFormat::int8: return *n;
+    case WeightFormat::int8: return sum({*linear, rest});
     case WeightFormat::int4:
+    case WeightFormat::int4_gptq: {
       if (group_size <= 0) return std::nullopt;
-      return sum({(*n + 1) / 2, product({(*n + group_size - 1) / group_size, 2})});
+      std::optional<std::int64_t> per_layer = 0;
+      for (const auto& l : block_linears(s)) {
+        const auto one = int4_linear_bytes(l, group_size, f == WeightFormat::int4_gptq);
+        per_layer = sum({per_layer, one ? product({*one, l.copies}) : std::nullopt});
+      }
+      return sum({per_layer ? product({s.layers, *per_layer}) : std::nullopt, rest});
+    }
   }
   return std::nullopt;
 }

@@ -13,8 +13,14 @@
 
 namespace gpucheck::fit {
 
-enum class WeightFormat { fp32, bf16, fp16, fp8, int8, int4 };
-std::optional<WeightFormat> weight_format_named(std::string_view name);  // "fp16", "int4", ...
+// int4 is AWQ's layout, int4_gptq GPTQ's (the same, and each input row's
+// group index); both, and fp8 and int8, quantise the blocks' linear layers
+// only: embeddings, the output layer, norms and routers stay 16-bit.
+enum class WeightFormat { fp32, bf16, fp16, fp8, int8, int4, int4_gptq };
+std::optional<WeightFormat> weight_format_named(std::string_view name);  // "fp16", "int4", "int4-gptq", ...
+std::string weight_format_name(WeightFormat f);
+// int4's two packings: weights in groups, each with its scale and zero.
+inline bool grouped(WeightFormat f) { return f == WeightFormat::int4 || f == WeightFormat::int4_gptq; }
 
 // Every weight: embeddings, each layer's attention (q, k, v, o), MLP (gate,
 // up, down; each expert's, and the router), both norms, the final norm and
@@ -23,8 +29,16 @@ std::optional<std::int64_t> parameter_count(const ModelShape& s);
 // Those one token passes through: experts_per_token of the experts.
 std::optional<std::int64_t> active_parameter_count(const ModelShape& s);
 
-// Bytes of the weights: 4, 2, 2, 1, 1 bytes a parameter; int4 half a byte
-// and one fp16 scale per `group_size` parameters (GPTQ's and AWQ's layout).
+// The parameters of the blocks' linear layers (attention's q, k, v, o; each
+// MLP's or expert's gate, up, down): what the quantised formats quantise.
+std::optional<std::int64_t> linear_parameter_count(const ModelShape& s);
+
+// Bytes of the weights as a checkpoint stores them: 4 or 2 bytes a
+// parameter; fp8 and int8 one byte a linear layer's weight (their scales,
+// a few per layer, not counted); int4 as AutoAWQ and AutoGPTQ pack a
+// linear layer of `in` x `out`: in x out / 2 bytes of weights, and per
+// `group_size` inputs a row of int4 zeros and of fp16 scales (GPTQ: and an
+// int32 group index per input).
 std::optional<std::int64_t> weight_bytes(const ModelShape& s, WeightFormat f, std::int64_t group_size = 128);
 
 // K and V, every layer, every KV head, for `tokens` tokens (batch x

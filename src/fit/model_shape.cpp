@@ -52,6 +52,20 @@ class Fields {
 Result<ModelShape> read_model_config(std::string_view json_text, const std::string& where) {
   const auto j = nlohmann::json::parse(json_text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return Problem{Reason::malformed, where, "not a JSON object (a Hugging Face config.json)"};
+  return read_model_shape(j, where);
+}
+
+Result<ModelShape> read_model_shape(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) return Problem{Reason::malformed, where, "not a JSON object (a Hugging Face config.json)"};
+  // Mixture-of-experts with shared experts and their own expert width
+  // (DeepSeek, Qwen-MoE) and latent attention count weights differently.
+  for (const char* other : {"n_routed_experts", "moe_intermediate_size", "kv_lora_rank", "n_shared_experts"})
+    if (j.contains(other))
+      return Problem{Reason::malformed, where,
+                     std::string(other) + ": this architecture (shared or routed experts of their own width, latent attention) is not "
+                                          "read yet; gpucheck fit reads Llama-family decoders, dense or Mixtral-style"};
+  if (!j.contains("hidden_size") && j.contains("text_config"))
+    return Problem{Reason::malformed, where, "hidden_size: missing; the decoder's fields are under \"text_config\": give that object as the config"};
   Fields f(j, where);
   ModelShape s;
   s.hidden = f.whole("hidden_size", 1);
@@ -64,6 +78,7 @@ Result<ModelShape> read_model_config(std::string_view json_text, const std::stri
   s.tied_embeddings = f.flag("tie_word_embeddings", false);
   s.experts = f.whole("num_local_experts", 0, 0);
   s.experts_per_token = f.whole("num_experts_per_tok", 0, s.experts > 0 ? 2 : 0);
+  s.max_context = f.whole("max_position_embeddings", 1, 0);
   if (f.problem()) return *f.problem();
   f.check(s.heads % s.kv_heads == 0, "num_key_value_heads: " + std::to_string(s.kv_heads) + " does not divide num_attention_heads (" +
                                          std::to_string(s.heads) + ")");

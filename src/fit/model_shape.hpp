@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "util/result.hpp"
 
 namespace gpucheck::fit {
@@ -24,11 +26,16 @@ struct ModelShape {
   bool tied_embeddings = false;         // tie_word_embeddings: the output layer is the input embedding
   std::int64_t experts = 0;             // num_local_experts; 0: a dense model
   std::int64_t experts_per_token = 0;   // num_experts_per_tok
+  std::int64_t max_context = 0;         // max_position_embeddings; 0 when absent
+  bool operator==(const ModelShape&) const = default;
 };
 
 // Reads config.json's text; `where` names it in a problem. A field that is
 // missing, not a whole number, or past what any model has (10^7) is a
 // problem naming that field and what was expected.
 Result<ModelShape> read_model_config(std::string_view json_text, const std::string& where);
+// The same fields of an object already parsed (the matrix's "models" entries
+// hold them under "config", spelt as config.json spells them).
+Result<ModelShape> read_model_shape(const nlohmann::json& config, const std::string& where);
 
 }  // namespace gpucheck::fit

@@ -116,6 +116,33 @@ std::optional<std::uint64_t> gib_bytes(std::string_view t) {
   return static_cast<std::uint64_t>(*n * scale);
 }
 
+// "224.00 MiB", "0 bytes", "1.5 GiB": a size as torch's allocator prints it.
+std::optional<std::uint64_t> printed_size(std::string_view t) {
+  t = trim(t);
+  const auto n = parse_double(first_word(t));
+  if (!n || *n < 0 || *n > 1e9) return std::nullopt;
+  const auto u = to_lower(first_word(t.substr(first_word(t).size())).substr(0, 3));
+  const double scale = u == "byt" ? 1 : u == "kib" ? 1024.0 : u == "mib" ? 1024.0 * 1024 : u == "gib" ? 1024.0 * 1024 * 1024 : u == "tib" ? 1024.0 * 1024 * 1024 * 1024 : 0;
+  if (scale == 0) return std::nullopt;
+  return static_cast<std::uint64_t>(*n * scale);
+}
+
+// What torch's out-of-memory error asked for and found free: "Tried to
+// allocate 224.00 MiB (GPU 0; …; 46.44 MiB free; …)" before 2.1, "…; GPU 0
+// has a total capacity of 8.00 GiB of which 0 bytes is free" after.
+void read_out_of_memory(std::string_view t, const std::string& source, BlockFacts& out) {
+  static constexpr std::string_view kTried = "Tried to allocate ", kOfWhich = " of which ", kFreeSemi = " free;";
+  OutOfMemoryStatement oom{std::nullopt, std::nullopt, source};
+  if (const auto at = t.find(kTried); at != std::string_view::npos) oom.requested_bytes = printed_size(t.substr(at + kTried.size()));
+  if (const auto at = t.find(kOfWhich); at != std::string_view::npos && t.find(" is free", at) != std::string_view::npos)
+    oom.free_bytes = printed_size(t.substr(at + kOfWhich.size()));
+  else if (const auto end = t.find(kFreeSemi); end != std::string_view::npos) {
+    const auto start = t.rfind("; ", end);
+    if (start != std::string_view::npos) oom.free_bytes = printed_size(t.substr(start + 2, end - start - 2));
+  }
+  if ((oom.requested_bytes || oom.free_bytes) && !out.out_of_memory) out.out_of_memory = std::move(oom);
+}
+
 // The CUDA device "GPU 3" names in torch's out-of-memory message.
 CudaDevice& numbered_device(BlockFacts& out, std::string_view after_gpu) {
   const auto n = parse_int(first_word(after_gpu).substr(0, first_word(after_gpu).find_first_not_of("0123456789")));
@@ -209,6 +236,7 @@ void read_more_error_facts(std::string_view t, const std::string& source, BlockF
       out.where["nvidia_driver.libnvidia_ml.version"] = source;
     }
   }
+  read_out_of_memory(t, source, out);
   // torch's out-of-memory: "(GPU 0; 14.62 GiB total capacity; …)" before 2.1,
   // "GPU 0 has a total capacity of 23.65 GiB of which …" after.
   auto total = t.find(kHasTotal);
@@ -408,6 +436,16 @@ void read_error_facts(std::string_view t, const std::string& source, BlockFacts&
   read_loader_and_version_facts(t, source, out);
 }
 
+namespace {
+
+ReportReading message_reading() {
+  ReportReading r;
+  r.name = "the message";
+  return r;
+}
+
+}  // namespace
+
 bool add_message_facts(Facts& facts, std::string_view message) {
   // A kernel log line: its Xid, as the kernel log probe reads it.
   if (auto xids = parse_xid_events(message); !xids.empty()) {
@@ -422,14 +460,15 @@ bool add_message_facts(Facts& facts, std::string_view message) {
       !read.facts.nvidia_driver.kernel_module.version && read.stated.empty())
     return !facts.kernel_log.xid_events.empty();
   if (!read.stated.empty()) {
-    if (!facts.report) facts.report = ReportReading{"the message", {}, {}, 0, {}, {}};
+    if (!facts.report) facts.report = message_reading();
     for (auto& st : read.stated) add_statement(facts.report->stated, st);
+    if (!facts.report->out_of_memory) facts.report->out_of_memory = read.out_of_memory;
   }
   std::map<std::string, std::string> where;
   std::vector<ReportConflict> conflicts;
   merge_block_facts(facts, where, std::move(read), conflicts, "the message");
   if (!conflicts.empty()) {
-    if (!facts.report) facts.report = ReportReading{"the message", {}, {}, 0, {}, {}};
+    if (!facts.report) facts.report = message_reading();
     facts.report->conflicts.insert(facts.report->conflicts.end(), conflicts.begin(), conflicts.end());
   }
   return true;

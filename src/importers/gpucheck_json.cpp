@@ -235,6 +235,11 @@ ReportReading read_report_reading(JsonReader& r, const Node& n) {
   }
   // Absent in reports written before error kinds were recorded: none.
   for (auto& st : r.objects(r.child(n, "stated"))) out.stated.push_back(ReportStatement{r.string(st, "kind"), r.string(st, "source")});
+  // Absent in reports written before these were read: none.
+  if (const auto oom = r.child(n, "out_of_memory"); !oom.absent())
+    out.out_of_memory = OutOfMemoryStatement{r.opt_uint(oom, "requested_bytes"), r.opt_uint(oom, "free_bytes"), r.string(oom, "source")};
+  for (auto& repo : r.objects(r.child(n, "repos")))
+    if (out.repos.size() < kReportReposKept) out.repos.push_back(ReportStatement{r.string(repo, "value"), r.string(repo, "source")});
   return out;
 }
 

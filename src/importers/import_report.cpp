@@ -12,6 +12,7 @@
 #include "importers/paste.hpp"
 #include "importers/paste_encoding.hpp"
 #include "importers/prose_facts.hpp"
+#include "importers/repo_names.hpp"
 #include "importers/report_notes.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
@@ -146,10 +147,16 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     for (auto k : read.unread) understood[k] = 0;
     reading.blocks.push_back(ReportBlock{kind, static_cast<int>(b.first + 1), static_cast<int>(b.last + 1), read.note});
     for (auto& st : read.stated) add_statement(reading.stated, st);
+    if (!reading.out_of_memory) reading.out_of_memory = read.out_of_memory;
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
     if (auto too_many = over_limits(facts, p.span(split.blocks.front().first, b.last, "paste"))) return *too_many;
   }
   read_prose_facts(p, understood, facts, reading);
+  for (std::size_t i = 0; i < p.lines.size() && reading.repos.size() < kReportReposKept; ++i)
+    for (auto repo : repo_names(p.lines[i]))
+      if (reading.repos.size() < kReportReposKept &&
+          std::none_of(reading.repos.begin(), reading.repos.end(), [&](const ReportStatement& r) { return r.value == repo; }))
+        reading.repos.push_back(ReportStatement{std::string(repo), p.at(i)});
   // Text no reader knows is still a paste: its lines are listed as not
   // understood, and the verdict says what it does not show.
   for (std::size_t i = 0; i < p.lines.size(); ++i) {

@@ -1,7 +1,5 @@
 #include "matrix/lookup.hpp"
 
-#include <cctype>
-
 #include <algorithm>
 
 #include "util/python_name.hpp"
@@ -175,6 +173,20 @@ std::vector<const NgcRelease*> find_ngc_releases(const Matrix& m, std::string_vi
     return a->tag > b->tag;
   });
   return out;
+}
+
+const KnownModel* find_model(const Matrix& m, std::string_view name) {
+  for (const auto& model : m.models)
+    if (model.id == name) return &model;
+  const auto key = alnum_key(name);
+  if (key.empty()) return nullptr;
+  for (const auto& model : m.models) {
+    const auto slash = model.repo.find('/');
+    if (key == alnum_key(model.repo) || key == alnum_key(model.name) || key == alnum_key(model.id) ||
+        (slash != std::string::npos && key == alnum_key(model.repo.substr(slash + 1))))
+      return &model;
+  }
+  return nullptr;
 }
 
 }  // namespace gpucheck

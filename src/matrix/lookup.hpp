@@ -59,6 +59,11 @@ std::string_view variant_of_version(std::string_view installed_version);
 // nullptr when none does ("6.0" never matches 6.10.0).
 const RocmRelease* find_rocm_release(const Matrix& m, std::string_view installed_version);
 
+// A well-known model by its id ("llama-2-70b"), its Hugging Face repository
+// ("meta-llama/Llama-2-70b-hf") or that repository's name ("Llama-2-70b-hf"),
+// or its name ("Llama 2 70B"), ignoring case and punctuation.
+const KnownModel* find_model(const Matrix& m, std::string_view name);
+
 // NGC releases of a framework ("pytorch"), newest release first.
 std::vector<const NgcRelease*> find_ngc_releases(const Matrix& m, std::string_view framework);
 

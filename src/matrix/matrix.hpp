@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fit/model_shape.hpp"
 #include "matrix/platform_tables.hpp"
 #include "util/version.hpp"
 
@@ -164,6 +165,18 @@ struct XidRecoveryAction {
   bool operator==(const XidRecoveryAction&) const = default;
 };
 
+// A well-known model `gpucheck fit --model` names: its config.json's shape
+// as published (docs/fit.md).
+struct KnownModel {
+  std::string id;    // "llama-2-70b"
+  std::string name;  // "Llama 2 70B"
+  std::string repo;  // the Hugging Face repository whose config.json it is: "meta-llama/Llama-2-70b-hf"
+  fit::ModelShape shape;
+  std::optional<std::string> note;
+  std::vector<std::string> sources;
+  bool operator==(const KnownModel&) const = default;
+};
+
 // Where the matrix in use came from, for `matrix show` and the reports
 // (docs/matrix-updates.md).
 struct MatrixProvenance {
@@ -191,6 +204,7 @@ struct Matrix {
   std::vector<DriverBranch> driver_branches;
   std::vector<XidEntry> xids;
   std::vector<XidRecoveryAction> xid_recovery_actions;
+  std::vector<KnownModel> models;
   // Read by the probes from the embedded documents alone (platform_knowledge.hpp).
   std::vector<SonamePrefixes> soname_prefixes;
   std::vector<SubLibraries> sub_libraries;

@@ -92,6 +92,13 @@ void serialize(A& a, CudaError& e) {
   a(e.code, e.name, e.sources);
 }
 
+template <class A>
+void serialize(A& a, KnownModel& m) {
+  auto& s = m.shape;
+  a(m.id, m.name, m.repo, s.hidden, s.layers, s.heads, s.kv_heads, s.head_dim, s.intermediate, s.vocab, s.tied_embeddings,
+    s.experts, s.experts_per_token, s.max_context, m.note, m.sources);
+}
+
 // The tables alone: the image writes the version and date ahead of them,
 // so they are read without the tables, and a run sets where the matrix
 // came from (origin, provenance) when it loads it.
@@ -99,7 +106,7 @@ template <class A>
 void serialize(A& a, Matrix& m) {
   a(m.gpus, m.arch_precisions, m.cuda_releases, m.cuda_families, m.frameworks, m.ngc,
     m.rocm_releases, m.driver_branches, m.xids, m.xid_recovery_actions, m.soname_prefixes, m.sub_libraries,
-    m.library_wheels, m.pcie_generations, m.cuda_errors);
+    m.library_wheels, m.pcie_generations, m.cuda_errors, m.models);
 }
 
 }  // namespace gpucheck

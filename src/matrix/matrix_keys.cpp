@@ -40,6 +40,8 @@ EntryKey key_of(const DriverBranch& b) {
 EntryKey key_of(const XidEntry& x) { return {"Xid", x.code > 0 ? std::to_string(x.code) : ""}; }
 EntryKey key_of(const XidRecoveryAction& a) { return {"Xid 154 recovery action", a.text}; }
 
+EntryKey key_of(const KnownModel& m) { return {"model id", m.id}; }
+
 EntryKey key_of(const SonamePrefixes& p) { return {"soname family", p.family}; }
 
 EntryKey key_of(const SubLibraries& s) { return {"sub-library shim", s.shim}; }

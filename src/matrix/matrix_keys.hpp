@@ -30,6 +30,7 @@ EntryKey key_of(const RocmRelease& r);
 EntryKey key_of(const DriverBranch& b);
 EntryKey key_of(const XidEntry& x);
 EntryKey key_of(const XidRecoveryAction& a);
+EntryKey key_of(const KnownModel& m);
 EntryKey key_of(const SonamePrefixes& p);
 EntryKey key_of(const SubLibraries& s);
 EntryKey key_of(const LibraryWheels& w);

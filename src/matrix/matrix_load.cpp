@@ -20,7 +20,8 @@ constexpr const char* kDocumentKeys[] = {"schema",          "version",         "
                                          "gpus",            "arch_precisions", "cuda_releases", "cuda_families",
                                          "frameworks",      "ngc",             "rocm_releases", "soname_prefixes",
                                          "sub_libraries",   "library_wheels",  "pcie_generations", "cuda_errors",
-                                         "driver_branches", "xids",         "xid_recovery_actions", "rules"};
+                                         "driver_branches", "xids",         "xid_recovery_actions", "models",
+                                         "rules"};
 
 constexpr std::string_view kEmbeddedPrefix = "embedded:";
 
@@ -146,6 +147,7 @@ class Loader {
     else if (section == "cuda_errors") keep(matrix_.cuda_errors, read_cuda_error(r), at, r.where("code"));
     else if (section == "xids") keep(matrix_.xids, read_xid(r), at, r.where("code"));
     else if (section == "xid_recovery_actions") keep(matrix_.xid_recovery_actions, read_xid_recovery_action(r), at, r.where("text"));
+    else if (section == "models") keep(matrix_.models, read_known_model(r, problems_), at, r.where("id"));
   }
 
   // keep(), and one PyPI default build per release: a bare "2.15.0" must

@@ -183,3 +183,24 @@ XidRecoveryAction read_xid_recovery_action(ObjectReader& r) {
 }
 
 }  // namespace gpucheck
+
+namespace gpucheck {
+
+KnownModel read_known_model(ObjectReader& r, std::vector<Problem>& problems) {
+  KnownModel m;
+  r.string("id", m.id, mv::identifier);
+  r.string("name", m.name, mv::non_empty);
+  r.string("repo", m.repo, mv::hf_repo);
+  // config.json's own fields, so that the entry reads against its source line by line.
+  if (const auto* config = r.object("config")) {
+    auto shape = fit::read_model_shape(*config, r.where("config"));
+    if (shape) m.shape = shape.value();
+    else problems.push_back(shape.problem());
+  }
+  r.optional_string("note", m.note, mv::non_empty);
+  r.sources(m.sources);
+  r.reject_unknown_keys();
+  return m;
+}
+
+}  // namespace gpucheck

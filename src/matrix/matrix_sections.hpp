@@ -18,6 +18,7 @@ RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems);
 DriverBranch read_driver_branch(ObjectReader& r, std::vector<Problem>& problems);
 XidEntry read_xid(ObjectReader& r);
 XidRecoveryAction read_xid_recovery_action(ObjectReader& r);
+KnownModel read_known_model(ObjectReader& r, std::vector<Problem>& problems);
 
 // The platform tables (platform_sections.cpp).
 SonamePrefixes read_soname_prefixes(ObjectReader& r);

@@ -109,6 +109,16 @@ std::optional<std::string> identifier(std::string_view s) {
   return std::nullopt;
 }
 
+std::optional<std::string> hf_repo(std::string_view s) {
+  const char* expected = "a Hugging Face repository, owner/name, like \"meta-llama/Llama-2-70b-hf\"";
+  const auto slash = s.find('/');
+  if (slash == 0 || slash == std::string_view::npos || slash + 1 == s.size() || s.find('/', slash + 1) != std::string_view::npos)
+    return expected;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '.' || c == '_' || c == '-')) return expected;
+  return std::nullopt;
+}
+
 std::optional<std::string> variant(std::string_view s) {
   if (s.empty()) return std::nullopt;
   return identifier(s) ? std::optional<std::string>("a build variant in lower case, like \"cu121\", \"rocm6.0\" or \"cpu\"")

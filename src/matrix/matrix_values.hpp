@@ -31,6 +31,8 @@ std::optional<std::string> precision(std::string_view s);
 std::optional<std::string> gpu_figure(std::string_view s);
 // "h100-sxm5-80gb", "flash-attn": lower case letters, digits, '.', '_', '-'
 std::optional<std::string> identifier(std::string_view s);
+// "meta-llama/Llama-2-70b-hf": a Hugging Face repository, owner/name
+std::optional<std::string> hf_repo(std::string_view s);
 // "cu121", "rocm6.0", "cpu", or "" for a framework with one build
 std::optional<std::string> variant(std::string_view s);
 // "nvidia" or "amd"

@@ -47,6 +47,15 @@ const json* ObjectReader::member(const char* key, bool required, const char* exp
   return &*it;
 }
 
+const json* ObjectReader::object(const char* key) {
+  const auto* v = member(key, true, "an object");
+  if (v && !v->is_object()) {
+    problem(where(key), "expected an object, found " + describe_json(*v));
+    return nullptr;
+  }
+  return v;
+}
+
 bool ObjectReader::check_string(const json& v, Place at, matrix_values::Check check, std::string& out) {
   if (!v.is_string()) {
     problem(spell(at), "expected a string, found " + describe_json(v));

@@ -51,6 +51,10 @@ class ObjectReader {
   void string_map(const char* key, std::map<std::string, std::string>& out, matrix_values::Check key_check,
                   matrix_values::Check check);
 
+  // A required member that is a JSON object, for a reader of its own; null
+  // (and a problem recorded) when it is absent or no object.
+  const nlohmann::json* object(const char* key);
+
   // `key` was optional only where `instead` says why it is absent.
   void require_unless(const char* key, bool present, const char* instead, bool instead_present);
 

@@ -72,6 +72,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       // gpu
       {"gpu.address", K::text, Scope::gpu, "PCI address, or the report's GPU label"},
       {"gpu.vendor", K::text, Scope::gpu, "\"nvidia\" or \"amd\""},
+      {"error.out_of_memory", K::text, Scope::host, "a pasted out-of-memory error in words: what it asked for and found free, and what the weights of a model the paste names take against the GPU's memory, with the `gpucheck fit` command that sizes it (present whenever error.stated holds \"out-of-memory\")"},
       {"gpu.name", K::text, Scope::gpu, "product name"},
       {"gpu.pci_id", K::text, Scope::gpu, "vendor:device PCI id, \"10de:2330\""},
       {"gpu.kernel_driver", K::text, Scope::gpu, "kernel driver bound to the PCI device, \"none\" when none is"},

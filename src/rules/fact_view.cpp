@@ -60,6 +60,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::option
   kernel_check_facts(f, gpu_maps);
   visibility_facts(f, gpus, gpu_maps, host);
   container_facts(f, gpus, gpu_maps, host);
+  out_of_memory_facts(f, m, gpu_maps, host);
   const std::string gpu_src = "PCI, nvidia-smi, CUDA driver API and KFD, merged by PCI address";
   // A report that lists no GPU leaves the count unknown; a probed host knows it.
   const bool probed = !f.from_report;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "facts/facts.hpp"
+#include "facts/gpu_inventory.hpp"
 #include "matrix/matrix.hpp"
 #include "rules/fact_value.hpp"
 #include "util/dates.hpp"
@@ -17,5 +18,9 @@ namespace gpucheck {
 // framework build, and per framework build on each NVIDIA GPU.
 // `today`: the day a driver branch's end of life is judged on (none: not judged).
 std::vector<Subject> build_subjects(const Facts& facts, const Matrix& matrix, std::optional<Day> today = std::nullopt);
+
+// The matrix's model of a GPU: by its PCI id where sysfs gave one, else by
+// the name nvidia-smi or the CUDA driver gave; nullptr when none matches.
+const GpuModel* gpu_model_of(const Matrix& m, const InventoryGpu& g);
 
 }  // namespace gpucheck

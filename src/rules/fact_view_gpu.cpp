@@ -6,6 +6,7 @@
 
 #include "facts/clock_events.hpp"
 #include "matrix/lookup.hpp"
+#include "rules/fact_view.hpp"
 #include "rules/fact_view_parts.hpp"
 #include "util/memory_size.hpp"
 #include "util/pci_address.hpp"
@@ -15,15 +16,6 @@
 namespace gpucheck::fact_view {
 
 namespace {
-
-const GpuModel* model_of(const Matrix& m, const InventoryGpu& g) {
-  if (g.pci) {
-    if (auto* model = find_gpu_by_pci_id(m, g.pci->vendor_id + ":" + g.pci->device_id)) return model;
-  }
-  if (g.smi && g.smi->product_name) return find_gpu_by_name(m, *g.smi->product_name);
-  if (g.cuda && g.cuda->name) return find_gpu_by_name(m, *g.cuda->name);
-  return nullptr;
-}
 
 std::string model_source(const GpuModel& model) {
   return "matrix: " + model.id + (model.sources.empty() ? "" : " (" + model.sources.front() + ")");
@@ -93,6 +85,23 @@ void memory_facts(const InventoryGpu& g, const GpuModel* model, const std::strin
 
 }  // namespace
 
+}  // namespace gpucheck::fact_view
+
+namespace gpucheck {
+
+const GpuModel* gpu_model_of(const Matrix& m, const InventoryGpu& g) {
+  if (g.pci) {
+    if (auto* model = find_gpu_by_pci_id(m, g.pci->vendor_id + ":" + g.pci->device_id)) return model;
+  }
+  if (g.smi && g.smi->product_name) return find_gpu_by_name(m, *g.smi->product_name);
+  if (g.cuda && g.cuda->name) return find_gpu_by_name(m, *g.cuda->name);
+  return nullptr;
+}
+
+}  // namespace gpucheck
+
+namespace gpucheck::fact_view {
+
 FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   FactMap out;
   // A device a paste stated (an error naming it, a printed value) is no
@@ -120,7 +129,7 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   else if (g.kfd && g.kfd->name) name = g.kfd->name, name_src = g.kfd->source;
   else if (g.pci && g.pci->name) name = g.pci->name, name_src = "pci.ids";
   if (name) out["gpu.name"] = F::of_text(*name, name_src);
-  const GpuModel* model = model_of(m, g);
+  const GpuModel* model = gpu_model_of(m, g);
   if (model) {
     out["gpu.model"] = F::of_text(model->id, model_source(*model));
     out["gpu.architecture"] = F::of_text(model->architecture, model_source(*model));

@@ -45,6 +45,9 @@ void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out
 
 // fact_view_container.cpp: the image's NVIDIA_REQUIRE_* judged, the
 // cuda-compat entry (host).
+// error.out_of_memory: what a pasted out-of-memory error asked for, and a
+// model the paste names against the first GPU's memory (fact_view_oom.cpp).
+void out_of_memory_facts(const Facts& f, const Matrix& m, const std::vector<FactMap>& gpus, FactMap& host);
 void container_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, const std::vector<FactMap>& gpu_maps, FactMap& host);
 
 // fact_view_python.cpp: environments, framework builds, a build on a GPU.

@@ -55,6 +55,13 @@ std::string to_upper(std::string_view s) {
   return out;
 }
 
+std::string alnum_key(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::string plural(std::size_t n, std::string_view word) { return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s"); }
 
 std::string to_lower(std::string_view s) {

@@ -14,6 +14,9 @@ std::vector<std::string_view> split_lines(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
+// Letters and digits alone, lower-cased: "Llama-2-70b-hf" and "llama 2 70B HF"
+// are one name ("llama270bhf").
+std::string alnum_key(std::string_view s);
 std::optional<long long> parse_int(std::string_view s, int base = 10);
 // "line 3, column 5" (both from 1, the column in bytes): where byte `byte`
 // of text is, for a message.

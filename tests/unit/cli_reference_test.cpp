@@ -85,7 +85,7 @@ static std::string zsh_completes(const std::string& script, const std::string& w
 TEST_CASE("zsh's completion function offers commands, options and values", "[cli][completion]") {
   gpucheck::test::TempDir tmp;
   const std::string script = completion_file(tmp, "zsh", "_gpucheck");
-  CHECK_THAT(zsh_completes(script, "gpucheck ''"), Catch::StartsWith("describe command: check recommend explain matrix"));
+  CHECK_THAT(zsh_completes(script, "gpucheck ''"), Catch::StartsWith("describe command: check recommend explain fit matrix"));
   CHECK_THAT(zsh_completes(script, "gpucheck matrix ''"), Catch::StartsWith("describe command: validate show update"));
   // A global option's value after the root or a command: the case pattern matches.
   CHECK(zsh_completes(script, "gpucheck --root ''") == "directories\n");

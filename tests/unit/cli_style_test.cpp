@@ -64,7 +64,7 @@ TEST_CASE("usage errors: one line, what was expected, the word meant", "[cli][st
   one_error_line(run_gpucheck({"check", "--format"}), "--format needs a value");
   one_error_line(run_gpucheck({"help", "chek"}), "help: no command \"chek\"; did you mean check?");
   // Nothing close: the list, not a guess.
-  one_error_line(run_gpucheck({"frobnicate"}), "unknown command \"frobnicate\"; the commands are check, recommend, explain, matrix, "
+  one_error_line(run_gpucheck({"frobnicate"}), "unknown command \"frobnicate\"; the commands are check, recommend, explain, fit, matrix, "
                                                "probe, snapshot, kernels, lock, verify, completion, fleet, help");
   // The command's own errors have the same prefix.
   const auto missing = run_gpucheck({"--from", "/nonexistent/report.txt", "check"});
@@ -138,7 +138,7 @@ TEST_CASE("help fits: usage first, wrapped to the width on words, no parser note
   // One line a command in the overview.
   const auto overview = at("80", {"-h"});
   const auto commands = overview.substr(overview.find("Commands:\n"), overview.find("\nOptions:") - overview.find("Commands:\n"));
-  CHECK(lines_of(commands).size() == 1 + 12);
+  CHECK(lines_of(commands).size() == 1 + 13);
   // A command's help lists the global options the README gives with it.
   const auto check = at("80", {"check", "-h"});
   for (const char* global : {"Global options", "--from FILE", "--root DIR", "--timeout DURATION"}) CHECK_THAT(check, Catch::Contains(global));

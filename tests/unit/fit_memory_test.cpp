@@ -47,6 +47,10 @@ TEST_CASE("fit: the weights of published models, to the byte of their checkpoint
   // (64 fp32 values x 32 layers = 8,192 bytes), which is no parameter.
   CHECK(*weight_bytes(shape(kLlama2_7b), WeightFormat::fp16) + 64 * 4 * 32 == 13'476'839'424);
   CHECK(*parameter_count(shape(kLlama2_7b)) == 6'738'415'616);
+  // Llama 2 70B: the safetensors index says 137,953,316,864 bytes, the fp16
+  // weights and 80 layers' rotary buffers (64 fp32 each): the index as a
+  // post reproduces it (https://unknown-nlp.github.io/blog/2024/how-to-inference-big-llm-using).
+  CHECK(*weight_bytes(shape(kLlama2_70b), WeightFormat::fp16) + 64 * 4 * 80 == 137'953'316'864);
   // Llama 3 8B: model.safetensors.index.json, total_size 16,060,522,496 bf16 bytes
   // (https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/model.safetensors.index.json).
   CHECK(*weight_bytes(shape(kLlama3_8b), WeightFormat::bf16) == 16'060'522'496);
@@ -61,14 +65,50 @@ TEST_CASE("fit: the weights of published models, to the byte of their checkpoint
   const auto active = *active_parameter_count(shape(kMixtral));
   CHECK(active > 12'850'000'000);
   CHECK(active < 12'950'000'000);
-  // Formats are bytes a parameter: fp32 twice fp16, fp8 and int8 half, int4
-  // a quarter plus one fp16 scale per 128 weights.
+  // fp32 is twice fp16; fp8 and int8 quantise the blocks' linear layers
+  // and keep the embeddings, the output layer and the norms in 16 bits.
   const auto s = shape(kLlama2_70b);
-  const auto n = *parameter_count(s);
+  const auto n = *parameter_count(s), linear = *linear_parameter_count(s);
   CHECK(*weight_bytes(s, WeightFormat::fp32) == 4 * n);
-  CHECK(*weight_bytes(s, WeightFormat::fp8) == n);
-  CHECK(*weight_bytes(s, WeightFormat::int4) == (n + 1) / 2 + (n + 127) / 128 * 2);
+  CHECK(*weight_bytes(s, WeightFormat::fp8) == linear + 2 * (n - linear));
+  CHECK(n - linear == 2LL * 32000 * 8192 + 8192 + 80LL * 2 * 8192);
   CHECK(*weight_bytes(s, WeightFormat::int4, 32) > *weight_bytes(s, WeightFormat::int4, 128));
+}
+
+TEST_CASE("fit: int4 weights, to the byte of published GPTQ and AWQ checkpoints", "[fit]") {
+  // Llama 3 70B in GPTQ, 4 bits, groups of 128, desc_act: total_size
+  // 39,792,689,152 (https://huggingface.co/cortecs/Smaug-Llama-3-70B-Instruct-GPTQ-4b/blob/main/gptq_model-4bit-128g.safetensors.index.json,
+  // a fine-tune of Llama 3 70B, its shape): qweight, qzeros, scales and
+  // g_idx for every projection (AutoGPTQ's packing,
+  // https://github.com/AutoGPTQ/AutoGPTQ/blob/main/auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py),
+  // the embeddings, output layer and norms unquantised.
+  CHECK(*weight_bytes(shape(kLlama3_70b), WeightFormat::int4_gptq, 128) == 39'792'689'152);
+  // The same model in AWQ, groups of 128 (no g_idx): total_size 39,767,785,472
+  // (https://github.com/llmariner/inference-manager/blob/2b95056a96da64f2f9428fc91f1f2988e49f9337/engine/internal/huggingface/safetensors_test.go,
+  // the index of Meta-Llama-3.1-70B-Instruct-AWQ-INT4; AutoAWQ's packing,
+  // https://github.com/casper-hansen/AutoAWQ/blob/main/awq/modules/linear/gemm.py).
+  CHECK(*weight_bytes(shape(kLlama3_70b), WeightFormat::int4, 128) == 39'767'785'472);
+  // AWQ checkpoints of the other models, as their repositories' file lists
+  // show them (decimal GB, rounded to two places; each file a little more
+  // for its header): Llama 2 7B 3.89 GB
+  // (https://huggingface.co/TheBloke/Llama-2-7B-AWQ/blob/main/model.safetensors),
+  // Llama 2 70B 9.94 + 9.9 + 9.9 + 6.87 GB (https://huggingface.co/TheBloke/Llama-2-70B-AWQ/tree/main),
+  // Llama 3.1 8B, Llama 3 8B's shape, 4.68 + 1.05 GB
+  // (https://huggingface.co/hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4/tree/main),
+  // Mixtral 8x7B 9.97 + 9.98 + 4.7 GB (https://huggingface.co/TheBloke/mixtral-8x7b-v0.1-AWQ/tree/main).
+  const auto gb = [](const char* config) { return static_cast<double>(*weight_bytes(shape(config), WeightFormat::int4)) / 1e9; };
+  CHECK(gb(kLlama2_7b) == Approx(3.89).margin(0.005));
+  CHECK(gb(kLlama2_70b) == Approx(9.94 + 9.9 + 9.9 + 6.87).margin(0.03));
+  CHECK(gb(kLlama3_8b) == Approx(4.68 + 1.05).margin(0.01));
+  CHECK(gb(kMixtral) == Approx(9.97 + 9.98 + 4.7).margin(0.02));
+  // GPTQ differs from AWQ by one int32 a linear layer's input row.
+  const auto s = shape(kLlama2_7b);
+  const std::int64_t inputs_per_layer = 4096 * 4 + 4096 * 2 + 11008;  // q k v o, gate up, down
+  CHECK(*weight_bytes(s, WeightFormat::int4_gptq) - *weight_bytes(s, WeightFormat::int4) == 32 * inputs_per_layer * 4);
+  // Mixtral's experts are quantised, each its own linear layers; its routers are not.
+  const auto m = shape(kMixtral);
+  CHECK(*weight_bytes(m, WeightFormat::int4) < *weight_bytes(m, WeightFormat::bf16) / 3);
+  CHECK(*weight_bytes(m, WeightFormat::int4) > *weight_bytes(m, WeightFormat::bf16) / 4);
 }
 
 TEST_CASE("fit: the KV cache, exactly as published", "[fit]") {
@@ -80,6 +120,15 @@ TEST_CASE("fit: the KV cache, exactly as published", "[fit]") {
   // in fp16 is 1,342,177,280 bytes
   // (https://fcalabri.github.io/bmwg-ai-fabric-inference-bench/Acronyms/draft-calabria-bmwg-ai-fabric-inference-bench.html).
   CHECK(*kv_cache_bytes(shape(kLlama2_70b), 4096, 2) == 1'342'177'280);
+  // Llama 3.1 8B and 70B (Llama 3's shapes) in FP16: 0.125 GB and 0.313 GB
+  // for 1k tokens (GiB of 1,024 tokens: 128 KiB and 320 KiB a token),
+  // https://huggingface.co/blog/llama31, "Inference Memory Requirements".
+  CHECK(*kv_cache_bytes(shape(kLlama3_8b), 1024, 2) == 134'217'728);   // 0.125 GiB
+  CHECK(*kv_cache_bytes(shape(kLlama3_70b), 1024, 2) == 335'544'320);  // 0.3125 GiB
+  // Mixtral 8x7B: 256 MiB for a 2,048-token context, as llama.cpp allocates
+  // it (a user's measurement: https://huggingface.co/dranger003/c4ai-command-r-v01-iMat.GGUF/discussions/6);
+  // its experts share one attention, so its cache is Mistral 7B's.
+  CHECK(*kv_cache_bytes(shape(kMixtral), 2048, 2) == 256LL << 20);
   // fp8 halves it; a batch of 8 is eight times one.
   CHECK(*kv_cache_bytes(shape(kLlama3_8b), 8 * 8192, 1) == 8 * *kv_cache_bytes(shape(kLlama3_8b), 8192, 2) / 2);
 }
