@@ -106,7 +106,6 @@ void training_parts(const ModelShape& s, const Workload& w, Layout l, std::int64
   out.push_back(part("logits", ceil_div(w.context * w.batch * s.vocab * 4, l.tensor), true,
                      count_text(w.context * w.batch) + " tokens x " + count_text(s.vocab) + " vocabulary x 4 bytes (fp32 for the loss)",
                      kActivationsSource));
-  (void)weights;
 }
 
 }  // namespace
@@ -284,14 +283,28 @@ void add_bounds(const ModelShape& s, const Workload& w, const GpuSpec& g, const 
 // The most GPUs a layout searched for is given: a training cluster's size.
 constexpr std::int64_t kMostGpus = 16384;
 
+// What the parts count stays within int64 when every part is at most 2^56
+// bytes (64 PiB, far past any cluster): checked in floating point first,
+// since a config's dimensions and a batch multiply past int64 otherwise.
+constexpr double kMostBytes = static_cast<double>(std::int64_t{1} << 56);
+
+bool within_range(const ModelShape& s, const Workload& w) {
+  const double tokens = static_cast<double>(w.context) * static_cast<double>(w.batch);
+  const double h = static_cast<double>(s.hidden), layers = static_cast<double>(s.layers);
+  const double experts = static_cast<double>(std::max<std::int64_t>(s.experts, 1));
+  const double linear_width = 4 * (h + static_cast<double>(s.heads * s.head_dim)) + experts * 3 * (h + static_cast<double>(s.intermediate));
+  return tokens * h * 36 * layers <= kMostBytes && tokens * static_cast<double>(s.vocab) * 4 <= kMostBytes &&
+         layers * static_cast<double>(w.lora_rank) * linear_width * 16 <= kMostBytes;
+}
+
 FitAnswer fit(const ModelShape& s, const Workload& w, const GpuSpec& g, int gpus_per_node, int nodes) {
   FitAnswer a;
   a.gpus_per_node = gpus_per_node;
   a.nodes = nodes;
   const auto params = parameter_count(s), active = active_parameter_count(s), weights = weight_bytes(s, w.weights, w.group_size),
              kv = kv_cache_bytes(s, w.context * w.batch, w.kv_bytes);
-  if (!params || !active || !weights || !kv || *weights > (std::int64_t{1} << 56)) {
-    a.cannot_tell = "the model's size passes what this arithmetic holds (2^56 bytes)";
+  if (!params || !active || !weights || !kv || static_cast<double>(*weights) > kMostBytes || !within_range(s, w)) {
+    a.cannot_tell = "the model and its workload pass what this arithmetic holds (64 PiB a part)";
     return a;
   }
   a.parameters = *params;

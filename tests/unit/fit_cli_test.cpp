@@ -135,6 +135,11 @@ TEST_CASE("fit: a hostile or foreign config.json is a clear error", "[cli][fit]"
   const auto r = run_gpucheck({"fit", "--model", tmp.str(), "--gpu", "h100-sxm5-80gb"});
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.out, Catch::Contains("CANNOT TELL"));
+  // The largest workload the flags take: refused the same way, not overflowed.
+  const auto workload = run_gpucheck({"fit", "--model", "llama-3.1-405b", "--train", "--lora", "65536", "--context", "10000000",
+                                      "--batch", "1000000", "--gpu", "h100-sxm5-80gb", "--count", "64", "--nodes", "4096", "--zero", "3"});
+  CHECK(workload.exit_code == 2);
+  CHECK_THAT(workload.out, Catch::Contains("CANNOT TELL"));
   // A file far larger than any config is refused unread.
   write_file(tmp.path() / "config.json", std::string(5 << 20, ' '));
   const auto big = run_gpucheck({"fit", "--model", tmp.str(), "--gpu", "h100-sxm5-80gb"});
