@@ -107,7 +107,7 @@ std::optional<HostGpus> host_gpus(const Facts& facts, const Matrix& m) {
   for (const auto& g : inventory)
     if (model ? gpu_model_of(m, g) == model : name_of(g) == name_of(first)) ++out.count;
   if (out.count < static_cast<int>(inventory.size()))
-    out.notes.push_back(std::to_string(inventory.size() - out.count) + " other GPUs of another kind are not counted");
+    out.notes.push_back(plural(inventory.size() - out.count, "other GPU") + " of another kind not counted");
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "fit/fit_memory.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -113,6 +114,34 @@ std::optional<std::int64_t> weight_bytes(const ModelShape& s, WeightFormat f, st
     }
   }
   return std::nullopt;
+}
+
+namespace {
+
+// The parameters outside the layers: embeddings, output layer, final norm.
+std::int64_t end_parameters(const ModelShape& s) { return s.vocab * s.hidden * (s.tied_embeddings ? 1 : 2) + s.hidden; }
+// The last stage's: the final norm and an output layer (its own, or a tied copy).
+std::int64_t last_stage_ends(const ModelShape& s) { return s.vocab * s.hidden + s.hidden; }
+
+// From the whole model's count to its largest stage's.
+std::optional<std::int64_t> stage_share(const ModelShape& s, std::optional<std::int64_t> whole, std::int64_t ends_whole,
+                                        std::int64_t ends_stage, std::int64_t stages) {
+  if (!whole || stages <= 1) return whole;
+  const auto per_layer = (*whole - ends_whole) / s.layers;
+  return sum({product({stage_layers(s, stages), per_layer}), ends_stage});
+}
+
+}  // namespace
+
+std::int64_t stage_layers(const ModelShape& s, std::int64_t stages) { return (s.layers + stages - 1) / std::max<std::int64_t>(stages, 1); }
+
+std::optional<std::int64_t> stage_parameter_count(const ModelShape& s, std::int64_t stages) {
+  return stage_share(s, parameter_count(s), end_parameters(s), last_stage_ends(s), stages);
+}
+
+std::optional<std::int64_t> stage_weight_bytes(const ModelShape& s, WeightFormat f, std::int64_t group_size, std::int64_t stages) {
+  const std::int64_t end_bytes = f == WeightFormat::fp32 ? 4 : 2;
+  return stage_share(s, weight_bytes(s, f, group_size), end_parameters(s) * end_bytes, last_stage_ends(s) * end_bytes, stages);
 }
 
 std::optional<std::int64_t> kv_cache_bytes(const ModelShape& s, std::int64_t tokens, std::int64_t element_bytes) {

@@ -41,6 +41,14 @@ std::optional<std::int64_t> linear_parameter_count(const ModelShape& s);
 // int32 group index per input).
 std::optional<std::int64_t> weight_bytes(const ModelShape& s, WeightFormat f, std::int64_t group_size = 128);
 
+// The largest of `stages` pipeline stages: ceil(layers / stages) layers and,
+// past one stage, the last stage's final norm and output layer (no smaller
+// than the first's embeddings; a tied output layer is a copy there). Its
+// parameters, and its bytes in a format (the ends 16-bit, or 32).
+std::optional<std::int64_t> stage_parameter_count(const ModelShape& s, std::int64_t stages);
+std::optional<std::int64_t> stage_weight_bytes(const ModelShape& s, WeightFormat f, std::int64_t group_size, std::int64_t stages);
+std::int64_t stage_layers(const ModelShape& s, std::int64_t stages);  // ceil(layers / stages)
+
 // K and V, every layer, every KV head, for `tokens` tokens (batch x
 // context), `element_bytes` each (2 for fp16/bf16, 1 for fp8).
 std::optional<std::int64_t> kv_cache_bytes(const ModelShape& s, std::int64_t tokens, std::int64_t element_bytes);

@@ -47,9 +47,16 @@ MemoryPart part(std::string name, std::int64_t bytes, bool estimate, std::string
   return MemoryPart{std::move(name), bytes, estimate, std::move(basis), std::move(source)};
 }
 
-// The GPUs a model state is split over: tensor and pipeline always; the
+// The GPUs a stage's model state is split over: its tensor group; the
 // data-parallel copies too from the ZeRO stage that shards it.
-std::int64_t sharded(const Layout& l, bool by_zero) { return std::int64_t{l.tensor} * l.pipeline * (by_zero ? l.data : 1); }
+std::int64_t sharded(const Layout& l, bool by_zero) { return std::int64_t{l.tensor} * (by_zero ? l.data : 1); }
+
+// "the largest of 3 stages, 27 of the 80 layers and the output layer": what a stage's figure counts.
+std::string stage_text(const ModelShape& s, const Layout& l) {
+  if (l.pipeline <= 1) return "";
+  return " in the largest of " + std::to_string(l.pipeline) + " stages (" + std::to_string(stage_layers(s, l.pipeline)) + " of the " +
+         std::to_string(s.layers) + " layers and the output layer)";
+}
 
 std::string gpus_word(std::int64_t n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
 
@@ -58,11 +65,12 @@ std::string over(std::int64_t n) { return n == 1 ? "" : ", split over " + std::t
 void inference_parts(const ModelShape& s, const Workload& w, Layout l, std::int64_t weights, std::int64_t params,
                      std::vector<MemoryPart>& out) {
   out.push_back(part("weights", ceil_div(weights, sharded(l, false)), false,
-                     count_text(params) + " parameters in " + weight_format_name(w.weights) + format_detail(w) + over(sharded(l, false))));
+                     count_text(params) + " parameters in " + weight_format_name(w.weights) + format_detail(w) + stage_text(s, l) +
+                         over(sharded(l, false))));
   const std::int64_t tokens = w.context * w.batch;
-  const auto kv = kv_cache_bytes(s, tokens, w.kv_bytes).value_or(0);
-  const std::int64_t shards = std::int64_t{l.pipeline} * std::min<std::int64_t>(l.tensor, s.kv_heads);
-  std::string basis = "2 (K, V) x " + std::to_string(s.layers) + " layers x " + std::to_string(s.kv_heads) + " KV heads x " +
+  const auto kv = kv_cache_bytes(s, tokens, w.kv_bytes).value_or(0) / s.layers * stage_layers(s, l.pipeline);
+  const std::int64_t shards = std::min<std::int64_t>(l.tensor, s.kv_heads);
+  std::string basis = "2 (K, V) x " + std::to_string(stage_layers(s, l.pipeline)) + " layers x " + std::to_string(s.kv_heads) + " KV heads x " +
                       std::to_string(s.head_dim) + " x " + count_text(tokens) + " tokens x " + std::to_string(w.kv_bytes) + " bytes";
   if (shards > 1) basis += ", split over " + std::to_string(shards);
   if (l.tensor > s.kv_heads) basis += " (each KV head held by " + std::to_string(l.tensor / s.kv_heads) + " GPUs)";
@@ -76,17 +84,18 @@ void training_parts(const ModelShape& s, const Workload& w, Layout l, std::int64
   const std::int64_t ob = optimizer_bytes(w.optimizer, fp32);
   const auto nw = sharded(l, w.zero >= 3), ng = sharded(l, w.zero >= 2), no = sharded(l, w.zero >= 1);
   if (w.lora_rank > 0) {
-    const auto adapters = lora_parameters(s, w.lora_rank);
+    const auto adapters = lora_parameters(s, w.lora_rank) / s.layers * stage_layers(s, l.pipeline);
     out.push_back(part("weights", ceil_div(weights + adapters * wb, nw), false,
                        count_text(params) + " frozen parameters in " + weight_format_name(w.weights) + format_detail(w) + " and " + count_text(adapters) +
                            " adapter parameters (rank " + std::to_string(w.lora_rank) + ", every linear layer) x " + std::to_string(wb) +
-                           " bytes" + over(nw)));
+                           " bytes" + stage_text(s, l) + over(nw)));
     out.push_back(part("gradients", ceil_div(adapters * wb, ng), false,
                        "the adapters' alone, " + std::to_string(wb) + " bytes each" + over(ng)));
     out.push_back(part("optimizer", ceil_div(adapters * ob, no), false,
                        optimizer_name(w.optimizer) + ", " + std::to_string(ob) + " bytes per adapter parameter" + over(no), kModelStatesSource));
   } else {
-    out.push_back(part("weights", ceil_div(params * wb, nw), false, count_text(params) + " parameters x " + std::to_string(wb) + " bytes" + over(nw)));
+    out.push_back(part("weights", ceil_div(params * wb, nw), false,
+                       count_text(params) + " parameters x " + std::to_string(wb) + " bytes" + stage_text(s, l) + over(nw)));
     out.push_back(part("gradients", ceil_div(params * wb, ng), false, std::to_string(wb) + " bytes per parameter" + over(ng)));
     out.push_back(part("optimizer", ceil_div(params * ob, no), false,
                        optimizer_name(w.optimizer) + (fp32 ? "" : " with an fp32 master copy") + ", " + std::to_string(ob) +
@@ -135,7 +144,7 @@ std::string optimizer_name(Optimizer o) {
 std::vector<int> tensor_parallel_degrees(const ModelShape& s, int at_most) {
   std::vector<int> out;
   for (int t = 1; t <= at_most && t <= s.heads; ++t)
-    if (s.heads % t == 0 && (s.kv_heads % t == 0 || t % s.kv_heads == 0)) out.push_back(t);
+    if (s.heads % t == 0 && (s.kv_heads % t == 0 || t % s.kv_heads == 0) && s.intermediate % t == 0) out.push_back(t);
   return out;
 }
 
@@ -143,8 +152,9 @@ MemoryPlan memory_plan(const ModelShape& s, const Workload& w, const GpuSpec& g,
   MemoryPlan plan;
   plan.layout = layout;
   plan.capacity_bytes = static_cast<std::int64_t>(g.memory_bytes.value);
-  const auto params = parameter_count(s).value_or(0);
-  const auto weights = weight_bytes(s, w.weights, w.group_size).value_or(0);
+  // The largest pipeline stage's share: every figure below is per stage.
+  const auto params = stage_parameter_count(s, layout.pipeline).value_or(0);
+  const auto weights = stage_weight_bytes(s, w.weights, w.group_size, layout.pipeline).value_or(0);
   if (w.mode == Mode::inference) inference_parts(s, w, layout, weights, params, plan.parts);
   else training_parts(s, w, layout, weights, params, plan.parts);
   plan.parts.push_back(part("reserve", static_cast<std::int64_t>(kReserveFraction * g.memory_bytes.value), true,
@@ -169,7 +179,9 @@ std::vector<std::int64_t> data_degrees(const Workload& w, std::int64_t at_most) 
   return out;
 }
 
-std::optional<MemoryPlan> smallest_fitting(const ModelShape& s, const Workload& w, const GpuSpec& g, int max_tensor, std::int64_t max_gpus) {
+// A tensor-parallel group stays within a node: `nodes` of `node_size` hold
+// nodes x (node_size / t) groups of t.
+std::optional<MemoryPlan> smallest_fitting(const ModelShape& s, const Workload& w, const GpuSpec& g, int node_size, std::int64_t nodes) {
   std::optional<MemoryPlan> best;
   const auto better = [&](const MemoryPlan& p) {
     const auto& l = p.layout;
@@ -178,9 +190,10 @@ std::optional<MemoryPlan> smallest_fitting(const ModelShape& s, const Workload& 
     if (l.gpus() != b.gpus()) return l.gpus() < b.gpus();
     return l.tensor > b.tensor || (l.tensor == b.tensor && l.data > b.data);  // fewer pipeline stages
   };
-  for (int t : tensor_parallel_degrees(s, max_tensor))
-    for (const auto d : data_degrees(w, max_gpus / t)) {
-      const auto max_p = std::min<std::int64_t>(s.layers, max_gpus / (t * d));
+  for (int t : tensor_parallel_degrees(s, node_size)) {
+    const std::int64_t groups = nodes * (node_size / t);
+    for (const auto d : data_degrees(w, groups)) {
+      const auto max_p = std::min<std::int64_t>(s.layers, groups / d);
       const auto at = [&](std::int64_t p) { return memory_plan(s, w, g, {t, static_cast<int>(p), static_cast<int>(d)}); };
       if (max_p < 1 || !at(max_p).fits()) continue;
       std::int64_t lo = 1, hi = max_p;  // the fewest stages that fit: totals only fall with more
@@ -192,6 +205,7 @@ std::optional<MemoryPlan> smallest_fitting(const ModelShape& s, const Workload& 
       auto plan = at(lo);
       if (better(plan)) best = std::move(plan);
     }
+  }
   return best;
 }
 
@@ -262,7 +276,9 @@ void add_bounds(const ModelShape& s, const Workload& w, const GpuSpec& g, const 
     const bool inference = w.mode == Mode::inference;
     Bound k{"link", std::nullopt, "", "", false, inference};
     if (g.link_gbs) {
-      k.tokens_per_second = g.link_gbs->value * 1e9 / per_token / static_cast<double>(inference ? w.batch : 1);
+      // Training: every tensor group (one a stage and data-parallel copy)
+      // carries its own tokens, each through its stage's share of layers.
+      k.tokens_per_second = g.link_gbs->value * 1e9 / per_token * (inference ? 1.0 / static_cast<double>(w.batch) : n / t);
       k.figure_source = g.link_gbs->source;
       k.basis = g.link + ", " + number_text(g.link_gbs->value) + " GB/s each way, over " + bytes_text(per_token) +
                 " of all-reduce a token (" + std::to_string(l.tensor) + "-way tensor parallelism)";
@@ -280,8 +296,9 @@ void add_bounds(const ModelShape& s, const Workload& w, const GpuSpec& g, const 
 
 }  // namespace
 
-// The most GPUs a layout searched for is given: a training cluster's size.
-constexpr std::int64_t kMostGpus = 16384;
+// GPUs a search for the smallest layout reaches at least: a training
+// cluster's size (or a stage per layer, where that is more).
+constexpr std::int64_t kSearchedGpus = 16384;
 
 // What the parts count stays within int64 when every part is at most 2^56
 // bytes (64 PiB, far past any cluster): checked in floating point first,
@@ -293,8 +310,9 @@ bool within_range(const ModelShape& s, const Workload& w) {
   const double h = static_cast<double>(s.hidden), layers = static_cast<double>(s.layers);
   const double experts = static_cast<double>(std::max<std::int64_t>(s.experts, 1));
   const double linear_width = 4 * (h + static_cast<double>(s.heads * s.head_dim)) + experts * 3 * (h + static_cast<double>(s.intermediate));
+  const double kv = 2 * layers * static_cast<double>(s.kv_heads * s.head_dim) * tokens * static_cast<double>(w.kv_bytes);
   return tokens * h * 36 * layers <= kMostBytes && tokens * static_cast<double>(s.vocab) * 4 <= kMostBytes &&
-         layers * static_cast<double>(w.lora_rank) * linear_width * 16 <= kMostBytes;
+         layers * static_cast<double>(w.lora_rank) * linear_width * 16 <= kMostBytes && kv <= kMostBytes;
 }
 
 FitAnswer fit(const ModelShape& s, const Workload& w, const GpuSpec& g, int gpus_per_node, int nodes) {
@@ -304,7 +322,7 @@ FitAnswer fit(const ModelShape& s, const Workload& w, const GpuSpec& g, int gpus
   const auto params = parameter_count(s), active = active_parameter_count(s), weights = weight_bytes(s, w.weights, w.group_size),
              kv = kv_cache_bytes(s, w.context * w.batch, w.kv_bytes);
   if (!params || !active || !weights || !kv || static_cast<double>(*weights) > kMostBytes || !within_range(s, w)) {
-    a.cannot_tell = "the model and its workload pass what this arithmetic holds (64 PiB a part)";
+    a.cannot_tell = "the model and its workload exceed what this arithmetic holds (64 PiB a part)";
     return a;
   }
   a.parameters = *params;
@@ -313,17 +331,21 @@ FitAnswer fit(const ModelShape& s, const Workload& w, const GpuSpec& g, int gpus
     a.cannot_tell = "the memory of " + g.name + " is not known";
     return a;
   }
-  const std::int64_t available = static_cast<std::int64_t>(gpus_per_node) * nodes;
-  a.given = smallest_fitting(s, w, g, gpus_per_node, available);
+  a.given = smallest_fitting(s, w, g, gpus_per_node, nodes);
   if (!a.given) {
     const auto degrees = tensor_parallel_degrees(s, gpus_per_node);
     const int t = degrees.empty() ? 1 : degrees.back();
-    const auto p = std::clamp<std::int64_t>(available / t, 1, s.layers);
-    const auto d = w.mode == Mode::training && w.zero > 0 ? std::max<std::int64_t>(1, available / (t * p)) : 1;
+    const std::int64_t groups = std::int64_t{nodes} * (gpus_per_node / t);
+    const auto p = std::clamp<std::int64_t>(groups, 1, s.layers);
+    const auto d = w.mode == Mode::training && w.zero > 0 ? std::max<std::int64_t>(1, groups / p) : 1;
     a.given = memory_plan(s, w, g, {t, static_cast<int>(p), static_cast<int>(d)});
     const int node_size = gpus_per_node > 1 ? gpus_per_node : 8;
-    a.needed = smallest_fitting(s, w, g, node_size, std::max<std::int64_t>(std::int64_t{node_size} * s.layers, kMostGpus));
-    if (a.needed) a.nodes_needed = static_cast<int>(ceil_div(a.needed->layout.gpus(), node_size));
+    a.node_size = node_size;
+    a.needed = smallest_fitting(s, w, g, node_size, std::max<std::int64_t>(s.layers, kSearchedGpus / node_size));
+    if (a.needed) {
+      const auto& l = a.needed->layout;
+      a.nodes_needed = static_cast<int>(ceil_div(std::int64_t{l.pipeline} * l.data, node_size / l.tensor));
+    }
     else
       a.notes.push_back("no layout fits: with " + std::to_string(node_size) + "-way tensor parallelism and a stage per layer, what does not "
                         "split (activations, logits, the reserve) still passes the GPU; lower the batch or context" +

@@ -90,7 +90,8 @@ struct FitAnswer {
   int gpus_per_node = 1, nodes = 1;
   std::optional<MemoryPlan> given;   // on the GPUs given: the smallest layout within them that fits, else all of them
   std::optional<MemoryPlan> needed;  // the smallest layout that fits, when the GPUs given do not hold it
-  int nodes_needed = 0;              // nodes of gpus_per_node (or 8 when one GPU was given) for `needed`
+  int node_size = 0;                 // GPUs a node for `needed`: gpus_per_node, or 8 when one GPU was given
+  int nodes_needed = 0;              // nodes of node_size for `needed`, each tensor group within one
   std::vector<Bound> bounds;         // for the layout that fits
   std::vector<std::string> notes;
   std::optional<std::string> cannot_tell;  // why no verdict (a figure missing, the arithmetic past its range)

@@ -111,7 +111,7 @@ nlohmann::ordered_json question_json(const FitQuestion& q) {
   if (grouped(w.weights)) work["group_size"] = w.group_size;
   if (w.mode == Mode::inference) work["kv_cache_bytes_per_element"] = w.kv_bytes;
   else {
-    work["optimizer"] = optimizer_name(w.optimizer);
+    work["optimizer"] = w.optimizer == Optimizer::sgd ? "sgd" : w.optimizer == Optimizer::adamw_8bit ? "adamw-8bit" : "adamw";
     work["checkpointing"] = w.checkpointing;
     work["lora_rank"] = w.lora_rank;
     work["zero_stage"] = w.zero;
@@ -179,7 +179,7 @@ std::string render_fit_text(const FitQuestion& q, const FitAnswer& a) {
     out += "FITS  " + what + " on " + layout_text(a.given->layout) + " of the " + std::to_string(q.gpus_per_node * q.nodes) + " given\n";
   else if (a.needed) {
     out += "DOES NOT FIT  " + what + " on " + gpus_text(q) + "; it needs " + layout_text(a.needed->layout);
-    if (a.nodes_needed > 1) out += ", " + std::to_string(a.nodes_needed) + " nodes of " + std::to_string(q.gpus_per_node > 1 ? q.gpus_per_node : 8);
+    if (a.nodes_needed > 1) out += ", " + std::to_string(a.nodes_needed) + " nodes of " + std::to_string(a.node_size);
     else out += " (--count " + std::to_string(a.needed->layout.gpus()) + ")";
     out += "\n";
   } else
@@ -221,7 +221,7 @@ std::string render_compare_text(const FitQuestion& q, const std::vector<CompareR
                     "(datasheet peaks; a real run reaches less):\n\n";
   const bool inference = q.workload.mode == Mode::inference;
   out += "  " + padded("GPU (--gpu)", 36) + right("memory", 10) + "  " + padded("needs", 46) +
-         (inference ? right("decode a sequence", 19) + right("prefill", 19) : right("training", 19)) + "\n";
+         (inference ? right("bound a sequence", 19) + right("prefill", 19) : right("bound", 19)) + "\n";
   for (const auto& r : rows) {
     const auto* p = shown_plan(r.answer);
     std::string needs = r.answer.cannot_tell ? "cannot tell" : p && p->fits() ? layout_text(p->layout) : "does not fit";

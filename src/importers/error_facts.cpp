@@ -120,7 +120,7 @@ std::optional<std::uint64_t> gib_bytes(std::string_view t) {
 std::optional<std::uint64_t> printed_size(std::string_view t) {
   t = trim(t);
   const auto n = parse_double(first_word(t));
-  if (!n || *n < 0 || *n > 1e9) return std::nullopt;
+  if (!n || *n < 0 || *n > 1e6) return std::nullopt;  // at most 10^6 TiB: within uint64
   const auto u = to_lower(first_word(t.substr(first_word(t).size())).substr(0, 3));
   const double scale = u == "byt" ? 1 : u == "kib" ? 1024.0 : u == "mib" ? 1024.0 * 1024 : u == "gib" ? 1024.0 * 1024 * 1024 : u == "tib" ? 1024.0 * 1024 * 1024 * 1024 : 0;
   if (scale == 0) return std::nullopt;

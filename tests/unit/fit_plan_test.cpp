@@ -191,3 +191,45 @@ TEST_CASE("fit: tensor parallelism splits heads evenly and copies KV heads when 
   // 16-way: each KV head held by two GPUs, so the cache splits 8 ways, not 16.
   CHECK(part_bytes(memory_plan(s, w, g, {16, 1}), "kv_cache") == part_bytes(memory_plan(s, w, g, {8, 1}), "kv_cache"));
 }
+
+TEST_CASE("fit: layouts keep tensor groups within a node and count the largest pipeline stage", "[fit]") {
+  // Llama 2 13B: 40 heads and 40 KV heads split 5 ways, its MLP of 13,824 does not.
+  CHECK(tensor_parallel_degrees(model("llama-2-13b"), 8) == std::vector<int>{1, 2, 4, 8});
+  // A node of 6 holds one tensor group of 4: 6 nodes hold 6 such groups, not 9.
+  const auto s = model("llama-3.1-405b");
+  const auto w = inference(WeightFormat::bf16, 4096);
+  const auto a = fit::fit(s, w, gpu("l4"), 6, 6);
+  REQUIRE(a.given);
+  CHECK_FALSE(a.fits());
+  CHECK(a.given->layout.pipeline * a.given->layout.data <= 6 * (6 / a.given->layout.tensor));
+  REQUIRE(a.needed);
+  const auto& l = a.needed->layout;
+  CHECK(a.nodes_needed == (l.pipeline * l.data + 6 / l.tensor - 1) / (6 / l.tensor));
+  // Three stages of 126 layers: the largest holds 42, and the output layer.
+  const auto plan = memory_plan(s, w, gpu("a100-sxm4-80gb"), {4, 3});
+  const auto stage = *stage_weight_bytes(s, WeightFormat::bf16, 128, 3);
+  CHECK(part_bytes(plan, "weights") == (stage + 3) / 4);
+  const auto layer = (*weight_bytes(s, WeightFormat::bf16) - 2 * (2LL * 128256 * 16384 + 16384)) / 126;
+  CHECK(stage == 42 * layer + 2 * (128256LL * 16384 + 16384));
+  CHECK(*stage_weight_bytes(s, WeightFormat::bf16, 128, 1) == *weight_bytes(s, WeightFormat::bf16));
+}
+
+TEST_CASE("fit: training's link ceiling counts every tensor group's tokens", "[fit]") {
+  // Megatron-LM: 4 all-reduces of the hidden state a layer and token in
+  // training, a ring sending 2(t-1)/t of each; every stage's group carries
+  // its own share of the layers, every data-parallel copy its own tokens.
+  Workload w;
+  w.mode = Mode::training;
+  w.context = 4096;
+  w.checkpointing = true;
+  const auto s = model("llama-3.1-70b");
+  const auto g = gpu("h100-sxm5-80gb");
+  const auto a = fit::fit(s, w, g, 8, 8);
+  REQUIRE(a.fits());
+  const auto& l = a.given->layout;
+  REQUIRE(l.tensor == 8);
+  REQUIRE(l.pipeline > 1);
+  const double per_token = 4.0 * 80 * 2 * 7.0 / 8 * 8192 * 2;
+  for (const auto& b : a.bounds)
+    if (b.phase == "link") CHECK(*b.tokens_per_second == Approx(g.link_gbs->value * 1e9 / per_token * l.pipeline * l.data));
+}
