@@ -92,6 +92,12 @@ std::optional<std::int64_t> active_parameter_count(const ModelShape& s) {
   return parameters_with(s, s.experts > 0 ? s.experts_per_token : 1);
 }
 
+std::optional<std::int64_t> lora_parameter_count(const ModelShape& s, std::int64_t rank) {
+  std::optional<std::int64_t> per_layer = 0;
+  for (const auto& l : block_linears(s)) per_layer = sum({per_layer, product({rank, l.in + l.out, l.copies})});
+  return per_layer ? product({s.layers, *per_layer}) : std::nullopt;
+}
+
 std::optional<std::int64_t> weight_bytes(const ModelShape& s, WeightFormat f, std::int64_t group_size) {
   const auto n = parameter_count(s), linear = linear_parameter_count(s);
   if (!n || !linear) return std::nullopt;

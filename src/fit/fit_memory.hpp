@@ -33,6 +33,10 @@ std::optional<std::int64_t> active_parameter_count(const ModelShape& s);
 // MLP's or expert's gate, up, down): what the quantised formats quantise.
 std::optional<std::int64_t> linear_parameter_count(const ModelShape& s);
 
+// LoRA's adapters of `rank` on every one of those layers (QLoRA's choice):
+// rank x (inputs + outputs) each.
+std::optional<std::int64_t> lora_parameter_count(const ModelShape& s, std::int64_t rank);
+
 // Bytes of the weights as a checkpoint stores them: 4 or 2 bytes a
 // parameter; fp8 and int8 one byte a linear layer's weight (their scales,
 // a few per layer, not counted); int4 as AutoAWQ and AutoGPTQ pack a

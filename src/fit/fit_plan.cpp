@@ -24,15 +24,6 @@ std::int64_t optimizer_bytes(Optimizer o, bool fp32) {
   return 12;
 }
 
-// LoRA's adapters on every linear layer of each block (QLoRA's choice):
-// rank x (inputs + outputs) for each.
-std::int64_t lora_parameters(const ModelShape& s, std::int64_t rank) {
-  const std::int64_t q = s.heads * s.head_dim, kv = s.kv_heads * s.head_dim;
-  const std::int64_t experts = s.experts > 0 ? s.experts : 1;
-  const std::int64_t per_layer = (s.hidden + q) + 2 * (s.hidden + kv) + (q + s.hidden) + experts * 3 * (s.hidden + s.intermediate);
-  return s.layers * rank * per_layer;
-}
-
 // How a quantised checkpoint stores what it does not quantise.
 std::string format_detail(const Workload& w) {
   if (grouped(w.weights))
@@ -84,7 +75,7 @@ void training_parts(const ModelShape& s, const Workload& w, Layout l, std::int64
   const std::int64_t ob = optimizer_bytes(w.optimizer, fp32);
   const auto nw = sharded(l, w.zero >= 3), ng = sharded(l, w.zero >= 2), no = sharded(l, w.zero >= 1);
   if (w.lora_rank > 0) {
-    const auto adapters = lora_parameters(s, w.lora_rank) / s.layers * stage_layers(s, l.pipeline);
+    const auto adapters = lora_parameter_count(s, w.lora_rank).value_or(0) / s.layers * stage_layers(s, l.pipeline);
     out.push_back(part("weights", ceil_div(weights + adapters * wb, nw), false,
                        count_text(params) + " frozen parameters in " + weight_format_name(w.weights) + format_detail(w) + " and " + count_text(adapters) +
                            " adapter parameters (rank " + std::to_string(w.lora_rank) + ", every linear layer) x " + std::to_string(wb) +
