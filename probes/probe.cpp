@@ -56,6 +56,8 @@ const std::vector<ProbeInfo>& all_probes() {
       {"nvidia_kernel", "/proc/driver/nvidia/version, /sys/module/nvidia/version, /proc/driver/nvidia/gpus/*/information; /dev/nvidia*, /dev/dxg", probe_nvidia_kernel},
       {"nvidia_userspace", "LD_LIBRARY_PATH, /etc/ld.so.cache, default library directories: libcuda.so.1, libnvidia-ml.so.1", probe_nvidia_userspace},
       {"cuda_driver_api", "libcuda.so.1 loaded in a child process: cuInit, cuDriverGetVersion, cuDeviceGet*", probe_cuda_driver_api, nullptr, finish_cuda_driver_api},
+      {"topology", "the PCIe path above each GPU and NVSwitch (/sys/devices/pci*/…: every bridge's *_link_* and config, its ACS), iommu_group and its type, local_cpulist; /sys/class/iommu, /proc/cmdline", probe_topology},
+      {"nvlink", "libnvidia-ml.so.1 loaded in a child process: each GPU's NVLinks, their state, version, remote end and error counters", probe_nvlink, nullptr, finish_nvlink},
       {"nvidia_smi", "nvidia-smi -q -x; where it is absent or fails, NVML (libnvidia-ml.so.1) loaded in a child process", nullptr, start_nvidia_smi, probe_nvidia_smi},
       {"services", "the daemons' pid files under /run and their /proc/PID/comm; systemd's cgroups of their units; /usr/bin/nv-fabricmanager, /usr/bin/nvidia-persistenced; /var/lib/dpkg/status", probe_services},
       {"kernel_log", "/dev/kmsg (NVRM Xid lines)", probe_kernel_log},
@@ -64,6 +66,7 @@ const std::vector<ProbeInfo>& all_probes() {
       {"gpu_libraries", "cuDNN, NCCL, cuBLAS, cuFFT, NVRTC, nvJitLink, TensorRT, CUDA runtime: headers, library file names, pip wheels, /etc/ld.so.cache", probe_gpu_libraries},
       {"loader", "ELF dynamic sections (DT_NEEDED, RPATH, RUNPATH) of the frameworks' shared objects, resolved as the dynamic loader would", probe_loader},
       {"rocm", "/opt/rocm*/.info/version, /sys/module/amdgpu/version, KFD topology, librocm_smi64 in a child process, HIP version; HSA_OVERRIDE_GFX_VERSION, HIP_VISIBLE_DEVICES", probe_rocm, nullptr, finish_rocm},
+      {"network", "/sys/class/infiniband/*: ports' state, rate, link layer and error counters, the HCA's PCIe path; /sys/module/nvidia_peermem, nv_peer_mem; libnccl-net*.so on LD_LIBRARY_PATH and in ld.so.cache, NCCL_NET_PLUGIN", probe_network},
       {"container_runtime", "/proc/self/mountinfo (driver files mounted by the NVIDIA container toolkit), cuda-compat", probe_container_runtime},
   };
   return probes;
@@ -74,6 +77,7 @@ const std::vector<IsolatedEntry>& isolated_calls() {
       kCudaDriverCall,
       kRocmSmiCall,
       kNvmlCall,
+      kNvLinkCall,
   };
   return calls;
 }

@@ -116,6 +116,10 @@ void probe_loader(ProbeContext&);
 void probe_rocm(ProbeContext&);
 void finish_rocm(ProbeContext&);
 void probe_container_runtime(ProbeContext&);
+void probe_topology(ProbeContext&);
+void probe_network(ProbeContext&);
+void probe_nvlink(ProbeContext&);
+void finish_nvlink(ProbeContext&);
 
 // The registry, in the order they run: a plain array, no self-registration.
 const std::vector<ProbeInfo>& all_probes();
@@ -125,6 +129,7 @@ const std::vector<ProbeInfo>& all_probes();
 extern const IsolatedEntry kCudaDriverCall;  // cuda_driver_probe.cpp
 extern const IsolatedEntry kRocmSmiCall;     // rocm_probe.cpp
 extern const IsolatedEntry kNvmlCall;        // nvml_probe.cpp
+extern const IsolatedEntry kNvLinkCall;      // nvlink_probe.cpp
 const std::vector<IsolatedEntry>& isolated_calls();
 
 // Runs every probe against `host` and returns the facts.

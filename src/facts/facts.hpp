@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "facts/kernel_facts.hpp"
+#include "facts/link_facts.hpp"
 #include "facts/pci_vocabulary.hpp"
 #include "util/result.hpp"
 
@@ -49,11 +50,6 @@ struct SystemFacts {
   ContainerFacts container;
 };
 
-struct PciLink {
-  std::optional<std::string> current_speed, max_speed;  // as sysfs says: "16.0 GT/s PCIe"
-  std::optional<int> current_gen, max_gen, current_width, max_width;
-};
-
 struct PciDevice {
   std::string address;  // "0000:18:00.0"
   PciVendor vendor = PciVendor::nvidia;
@@ -63,6 +59,7 @@ struct PciDevice {
   std::optional<std::string> driver;  // bound kernel driver; nullopt: none bound
   std::optional<int> numa_node;
   PciLink link;
+  PciPath path;  // topology probe
   std::string source;
 };
 
@@ -390,6 +387,9 @@ struct Facts {
   std::vector<ServiceFacts> services;
   KernelLogFacts kernel_log;
   SoftwareFacts software;
+  IommuFacts iommu;
+  NetworkFacts network;
+  std::optional<NvLinkFacts> nvlink;  // NVML's answer, on an NVIDIA host
   std::optional<KernelFacts> kernels;  // `gpucheck kernels` / `check --kernels` only
   std::optional<ReportReading> report;  // `--from` a paste only
   std::vector<Note> notes;

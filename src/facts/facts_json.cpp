@@ -8,12 +8,6 @@
 namespace gpucheck {
 namespace {
 
-J to_json(const PciLink& l) {
-  return J{{"current_speed", opt(l.current_speed)}, {"current_gen", opt(l.current_gen)},
-           {"current_width", opt(l.current_width)}, {"max_speed", opt(l.max_speed)},
-           {"max_gen", opt(l.max_gen)},             {"max_width", opt(l.max_width)}};
-}
-
 J to_json(const PciDevice& d) {
   return J{{"address", d.address},
            {"vendor", to_string(d.vendor)},
@@ -27,6 +21,7 @@ J to_json(const PciDevice& d) {
            {"driver", opt(d.driver)},
            {"numa_node", opt(d.numa_node)},
            {"link", to_json(d.link)},
+           {"path", to_json(d.path)},
            {"source", d.source}};
 }
 
@@ -181,6 +176,9 @@ J to_json(const Facts& f) {
     xids.push_back({{"seconds_since_boot", opt(x.seconds_since_boot)}, {"pci_bus_id", opt(x.pci_bus_id)},
                     {"xid", x.xid}, {"message", x.message}});
   j["kernel_log"] = {{"read", f.kernel_log.read}, {"xid_events", std::move(xids)}, {"source", f.kernel_log.source}};
+  j["iommu"] = to_json(f.iommu);
+  j["network"] = to_json(f.network);
+  j["nvlink"] = f.nvlink ? to_json(*f.nvlink) : J(nullptr);
   j["software"] = to_json(f.software);
   j["kernels"] = f.kernels ? to_json(*f.kernels) : J(nullptr);
   // Only facts read from a paste have it: a probed host's JSON is unchanged.

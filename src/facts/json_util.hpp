@@ -20,5 +20,10 @@ J to_json(const PythonEnv& e);
 J to_json(const RocmFacts& r);
 J to_json(const LoaderView& v);
 J to_json(const SoftwareFacts& s);
+J to_json(const PciLink& l);  // link_json.cpp
+J to_json(const PciPath& p);
+J to_json(const IommuFacts& io);
+J to_json(const NetworkFacts& n);
+J to_json(const NvLinkFacts& f);
 
 }  // namespace gpucheck

@@ -22,3 +22,25 @@ std::string pci_vendor_names() { return names_of(kVendors); }
 std::string pci_kind_names() { return names_of(kKinds); }
 
 }  // namespace gpucheck
+
+namespace gpucheck {
+
+namespace {
+
+// PCI_ACS_SV … PCI_ACS_DT (include/uapi/linux/pci_regs.h), named as lspci
+// prints them in its ACSCtl line (pciutils ls-ecaps.c, cap_acs).
+constexpr const char* kAcsBits[] = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"};
+constexpr std::uint16_t kAcsReqRedir = 0x0004, kAcsCmpltRedir = 0x0008, kAcsEgressCtrl = 0x0020;
+
+}  // namespace
+
+std::vector<std::string> acs_words(std::uint16_t control) {
+  std::vector<std::string> out;
+  for (std::size_t bit = 0; bit < std::size(kAcsBits); ++bit)
+    if (control & (1u << bit)) out.emplace_back(kAcsBits[bit]);
+  return out;
+}
+
+bool acs_redirects_p2p(std::uint16_t control) { return control & (kAcsReqRedir | kAcsCmpltRedir | kAcsEgressCtrl); }
+
+}  // namespace gpucheck

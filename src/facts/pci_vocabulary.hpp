@@ -2,9 +2,11 @@
 // its one spelling in the facts' JSON, the reports and the rules' facts.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpucheck {
 
@@ -21,5 +23,13 @@ std::optional<PciVendor> pci_vendor_of_id(std::string_view id);
 // "nvidia, amd": for an error that says what was expected.
 std::string pci_vendor_names();
 std::string pci_kind_names();
+
+// The ACS Control bits that are set, in lspci's words ("SrcValid",
+// "ReqRedir", …), in bit order (PCI_ACS_* of linux/pci_regs.h).
+std::vector<std::string> acs_words(std::uint16_t control);
+// Peer-to-peer requests or completions go up to the root complex
+// (ReqRedir, CmpltRedir) or are blocked (EgressCtrl) instead of crossing
+// the switch.
+bool acs_redirects_p2p(std::uint16_t control);
 
 }  // namespace gpucheck

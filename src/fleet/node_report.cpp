@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "facts/network_summary.hpp"
 #include "util/strings.hpp"
 
 namespace gpucheck {
@@ -44,6 +45,8 @@ struct Scan {
   std::optional<std::string> kernel_module, smi_driver, libcuda, cuda_api, smi_cuda, toolkit;
   Values cudnn, nccl, torch;
   GpuSource smi, cuda, proc, pci;
+  NetworkFacts network;  // what the summary needs of it
+  bool network_read = false;
 };
 
 // The JSON path being read, for the error that names a field of the wrong type.
@@ -117,14 +120,6 @@ class Reader {
   }
 };
 
-// "x16": how lspci and nvidia-smi write a link width. Built by appending:
-// GCC 12 at -O3 warns (-Wrestrict, a false positive) on "x" + std::string.
-std::string link_width(std::int64_t lanes) {
-  std::string out = "x";
-  out += std::to_string(lanes);
-  return out;
-}
-
 void read_pci(Reader& r, od::value v, Scan& s) {
   r.array(v, [&](od::value dev) {
     bool gpu = false;
@@ -137,7 +132,7 @@ void read_pci(Reader& r, od::value v, Scan& s) {
       else if (k == "link")
         r.object(x, [&](std::string_view lk, od::value lx) {
           if (lk == "current_width")
-            if (auto w = r.opt_int(lx)) width = link_width(*w);
+            if (auto w = r.opt_int(lx)) width = lanes_text(*w);
         });
     });
     if (!gpu) return;
@@ -201,7 +196,7 @@ void read_smi_gpu(Reader& r, od::value g, Scan& s) {
     } else if (k == "pcie") {
       r.object(x, [&](std::string_view pk, od::value px) {
         if (pk == "width_current")
-          if (auto w = r.opt_int(px)) s.smi.widths.add(link_width(*w));
+          if (auto w = r.opt_int(px)) s.smi.widths.add(lanes_text(*w));
       });
     }
   });
@@ -261,6 +256,37 @@ void read_software(Reader& r, od::value v, Scan& s) {
   });
 }
 
+void read_network(Reader& r, od::value v, Scan& s) {
+  s.network_read = !v.is_null();
+  auto& n = s.network;
+  r.object(v, [&](std::string_view k, od::value x) {
+    if (k == "read") n.read = r.boolean(x);
+    else if (k == "peermem") n.peermem = r.opt_string(x);
+    else if (k == "ofed_version") n.ofed_version = r.opt_string(x);
+    else if (k == "nccl_net_plugin")
+      r.object(x, [&](std::string_view pk, od::value px) {
+        if (pk == "path") n.nccl_net_plugin = NcclPlugin{"", r.opt_string(px).value_or("?"), ""};
+      });
+    else if (k == "ib")
+      r.array(x, [&](od::value d) {
+        IbDevice dev;
+        r.object(d, [&](std::string_view dk, od::value dx) {
+          if (dk == "fw_ver") dev.fw_ver = r.opt_string(dx);
+          else if (dk == "ports")
+            r.array(dx, [&](od::value p) {
+              IbPort port;
+              r.object(p, [&](std::string_view pk, od::value px) {
+                if (pk == "state") port.state = r.opt_string(px);
+                else if (pk == "rate") port.rate = r.opt_string(px);
+              });
+              dev.ports.push_back(std::move(port));
+            });
+        });
+        n.ib.push_back(std::move(dev));
+      });
+  });
+}
+
 // One key of a facts object (gpucheck.facts/1); the others are skipped.
 void read_facts_key(Reader& r, std::string_view key, od::value v, Scan& s) {
   if (key == "pci") read_pci(r, v, s);
@@ -268,6 +294,7 @@ void read_facts_key(Reader& r, std::string_view key, od::value v, Scan& s) {
   else if (key == "cuda_driver_api") read_cuda_api(r, v, s);
   else if (key == "nvidia_smi") read_smi(r, v, s);
   else if (key == "software") read_software(r, v, s);
+  else if (key == "network") read_network(r, v, s);
 }
 
 template <class T>
@@ -302,6 +329,12 @@ void set_fields(const Scan& s, NodeReport& n) {
   set(SkewField::vbios, s.smi.vbios.v.empty() ? s.proc.vbios.joined() : s.smi.vbios.joined());
   set(SkewField::pcie_width, s.smi.widths.v.empty() ? s.pci.widths.joined() : s.smi.widths.joined());
   set(SkewField::ecc_mode, s.smi.ecc.joined());
+  const NetworkSummary net = summarize_network(s.network, s.network_read);
+  set(SkewField::nccl_net_plugin, net.nccl_net_plugin);
+  set(SkewField::ofed, net.ofed);
+  set(SkewField::rdma_firmware, net.rdma_firmware);
+  set(SkewField::rdma_rate, net.rdma_rate);
+  set(SkewField::gpudirect_rdma, net.gpudirect_rdma);
 }
 
 void read_finding(Reader& r, od::value v, NodeReport& n) {

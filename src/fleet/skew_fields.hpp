@@ -21,9 +21,15 @@ enum class SkewField {
   vbios,         // VBIOS versions: nvidia-smi, else /proc/driver/nvidia
   pcie_width,    // current PCIe link widths of the GPUs: nvidia-smi, else PCI
   ecc_mode,      // current ECC modes (nvidia-smi)
+  // The network stack (facts/network_summary.hpp).
+  nccl_net_plugin,  // the NCCL net plugin NCCL loads, or none
+  ofed,             // MLNX_OFED / DOCA-OFED, or the inbox driver
+  rdma_firmware,    // the HCAs' firmware
+  rdma_rate,        // the active RDMA ports' rates
+  gpudirect_rdma,   // nvidia_peermem, nv_peer_mem or none
 };
 
-inline constexpr std::size_t kSkewFieldCount = 11;
+inline constexpr std::size_t kSkewFieldCount = 16;
 
 struct SkewFieldName {
   SkewField field;
@@ -43,6 +49,11 @@ inline constexpr std::array<SkewFieldName, kSkewFieldCount> kSkewFields{{
     {SkewField::vbios, "vbios", "VBIOS"},
     {SkewField::pcie_width, "pcie_width", "PCIe link width"},
     {SkewField::ecc_mode, "ecc_mode", "ECC mode"},
+    {SkewField::nccl_net_plugin, "nccl_net_plugin", "NCCL net plugin"},
+    {SkewField::ofed, "ofed", "OFED"},
+    {SkewField::rdma_firmware, "rdma_firmware", "RDMA firmware"},
+    {SkewField::rdma_rate, "rdma_rate", "RDMA port rate"},
+    {SkewField::gpudirect_rdma, "gpudirect_rdma", "GPUDirect RDMA"},
 }};
 
 constexpr std::size_t index_of(SkewField f) { return static_cast<std::size_t>(f); }

@@ -45,6 +45,13 @@ inline constexpr unsigned char kFabricNotStarted = 1;
 inline constexpr unsigned char kFabricInProgress = 2;
 inline constexpr unsigned char kFabricCompleted = 3;
 
+// NVML_NVLINK_MAX_LINKS, and nvmlNvLinkErrorCounter_t's data-link-layer counters.
+inline constexpr unsigned kNvLinkMaxLinks = 36;  // 18 before the CUDA 13.3 header: a driver answers INVALID_ARGUMENT past its own
+inline constexpr int kNvLinkErrorReplay = 0;
+inline constexpr int kNvLinkErrorRecovery = 1;
+inline constexpr int kNvLinkErrorCrcFlit = 2;
+inline constexpr int kNvLinkErrorCrcData = 3;
+
 // nvmlPciInfo_t (68 bytes); busId is "%08X:%02X:%02X.0".
 struct PciInfo {
   char busIdLegacy[16];

@@ -12,17 +12,6 @@ namespace {
 
 using Node = JsonReader::Node;
 
-PciLink read_link(JsonReader& r, const Node& n) {
-  PciLink l;
-  l.current_speed = r.opt_string(n, "current_speed");
-  l.current_gen = r.opt_narrow<int>(n, "current_gen");
-  l.current_width = r.opt_narrow<int>(n, "current_width");
-  l.max_speed = r.opt_string(n, "max_speed");
-  l.max_gen = r.opt_narrow<int>(n, "max_gen");
-  l.max_width = r.opt_narrow<int>(n, "max_width");
-  return l;
-}
-
 PciDevice read_pci(JsonReader& r, const Node& n) {
   PciDevice d;
   d.address = r.string(n, "address");
@@ -36,7 +25,8 @@ PciDevice read_pci(JsonReader& r, const Node& n) {
   d.name = r.opt_string(n, "name");
   d.driver = r.opt_string(n, "driver");
   d.numa_node = r.opt_narrow<int>(n, "numa_node");
-  d.link = read_link(r, r.child(n, "link"));
+  d.link = read_pci_link(r, r.child(n, "link"));
+  d.path = read_pci_path(r, r.child(n, "path"));
   d.source = r.string(n, "source");
   return d;
 }
@@ -287,6 +277,9 @@ Result<Facts> facts_from_json(std::string_view text, std::string_view name) {
     f.kernel_log.xid_events.push_back(std::move(e));
   }
   f.kernel_log.source = r.string(log, "source");
+  f.iommu = read_iommu(r, r.child(root, "iommu"));
+  f.network = read_network(r, r.child(root, "network"));
+  if (auto l = r.child(root, "nvlink"); !l.absent()) f.nvlink = read_nvlink(r, l);
   f.software = read_software(r, r.child(root, "software"));
   if (auto k = r.child(root, "kernels"); !k.absent()) f.kernels = read_kernels(r, k);
   if (auto p = r.child(root, "report"); !p.absent()) f.report = read_report_reading(r, p);

@@ -32,13 +32,18 @@ constexpr std::array kFields{
     FieldSpec{"wheels", "*", Policy::exact, 2},
     FieldSpec{"ngc", "framework", Policy::exact, 0},
     FieldSpec{"ngc", "release", Policy::exact, 0},
+    FieldSpec{"network", "nccl_net_plugin", Policy::exact, 0},
+    FieldSpec{"network", "ofed", Policy::exact, 0},
+    FieldSpec{"network", "rdma_firmware", Policy::exact, 0},
+    FieldSpec{"network", "rdma_rate", Policy::exact, 0},
+    FieldSpec{"network", "gpudirect_rdma", Policy::exact, 0},
 };
 
 }  // namespace
 
 const std::vector<std::string_view>& lock_sections() {
   static const std::vector<std::string_view> sections{"lock", "gpu", "driver", "cuda", "libraries",
-                                                      "python", "frameworks", "wheels", "ngc"};
+                                                      "python", "frameworks", "wheels", "ngc", "network"};
   return sections;
 }
 

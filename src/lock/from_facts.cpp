@@ -6,6 +6,7 @@
 #include <set>
 
 #include "facts/gpu_inventory.hpp"
+#include "facts/network_summary.hpp"
 #include "lock/fields.hpp"
 #include "lock/lockfile.hpp"
 #include "util/paths.hpp"
@@ -345,6 +346,20 @@ void add_software(Lock& lock, const Facts& f) {
   add(lock, "ngc", "release", ngc ? ngc->version : Opt{});
 }
 
+// The network stack, where the node has one: written only when known, so a
+// node without RDMA or an NCCL net plugin locks (and verifies) as before.
+void add_network(Lock& lock, const Facts& f) {
+  const NetworkSummary n = summarize_network(f.network, true);
+  const auto put = [&](const char* key, const std::optional<std::string>& v, std::string from) {
+    if (v && *v != "none") add(lock, "network", key, v, std::move(from));
+  };
+  put("nccl_net_plugin", n.nccl_net_plugin, f.network.nccl_net_plugin ? f.network.nccl_net_plugin->found_via : "");
+  put("ofed", n.ofed, f.network.ofed_source.value_or("no mlx5_core version: the kernel's driver"));
+  put("rdma_firmware", n.rdma_firmware, "/sys/class/infiniband/*/fw_ver");
+  put("rdma_rate", n.rdma_rate, "/sys/class/infiniband/*/ports/*/rate, ACTIVE ports");
+  put("gpudirect_rdma", n.gpudirect_rdma, "");
+}
+
 }  // namespace
 
 Lock lock_from_facts(const Facts& f, const LockContext& ctx) {
@@ -355,6 +370,7 @@ Lock lock_from_facts(const Facts& f, const LockContext& ctx) {
   add_gpus(lock, f);
   add_driver(lock, f);
   add_software(lock, f);
+  add_network(lock, f);
   return lock;
 }
 

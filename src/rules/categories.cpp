@@ -24,6 +24,7 @@ const std::vector<Category>& categories() {
       {"rocm-unsupported", "a ROCm release, framework build or distribution that does not support this AMD GPU"},
       {"visible-devices", "CUDA_VISIBLE_DEVICES (or HIP's) that hides, misnames or cannot select GPUs; fewer GPUs than --gpus"},
       {"hardware-health", "ECC errors, retired or remapped memory, throttling, a degraded link, a slow kernel check, less memory than --min-memory"},
+      {"interconnect", "the links between GPUs and between nodes: ACS on a PCIe switch with a translating IOMMU, a degraded link above a GPU, NVLink links down, RDMA ports down or slow, GPUDirect RDMA missing, NCCL settings that turn off what the node has"},
       {"container", "a container whose image and host disagree"},
       {"lock-drift", "the host differs from the lockfile (gpucheck verify)"},
       {"matrix-age", "the matrix in use is older than 90 days: what is newer than it is not judged"},

@@ -61,6 +61,7 @@ std::vector<Subject> build_subjects(const Facts& f, const Matrix& m, std::option
   visibility_facts(f, gpus, gpu_maps, host);
   container_facts(f, gpus, gpu_maps, host);
   out_of_memory_facts(f, m, gpu_maps, host);
+  link_facts(f, gpus, gpu_maps, host);
   const std::string gpu_src = "PCI, nvidia-smi, CUDA driver API and KFD, merged by PCI address";
   // A report that lists no GPU leaves the count unknown; a probed host knows it.
   const bool probed = !f.from_report;

@@ -50,6 +50,11 @@ void visible_device_facts(const Facts& f, std::size_t nvidia_count, FactMap& out
 void out_of_memory_facts(const Facts& f, const Matrix& m, const std::vector<FactMap>& gpus, FactMap& host);
 void container_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, const std::vector<FactMap>& gpu_maps, FactMap& host);
 
+// fact_view_links.cpp: PCIe paths, ACS and the IOMMU, degraded links
+// above the GPUs, NVLink (each GPU), RDMA ports and GPUDirect RDMA (host),
+// the NIC nearest each GPU.
+void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vector<FactMap>& gpu_maps, FactMap& host);
+
 // fact_view_python.cpp: environments, framework builds, a build on a GPU.
 FactMap env_facts(const PythonEnv& e);
 FactMap framework_facts(const FrameworkBuild& fw, const PythonEnv& e, const Matrix& m);

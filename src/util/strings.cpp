@@ -64,6 +64,14 @@ std::string alnum_key(std::string_view s) {
 
 std::string plural(std::size_t n, std::string_view word) { return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s"); }
 
+// Built by appending: GCC 12 at -O3 warns (-Wrestrict, a false positive)
+// on "x" + std::string.
+std::string lanes_text(long long lanes) {
+  std::string out = "x";
+  out += std::to_string(lanes);
+  return out;
+}
+
 std::string to_lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),

@@ -31,6 +31,8 @@ bool is_text(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // "1 node", "3 nodes": a count and its word, plural when it is not one.
 std::string plural(std::size_t n, std::string_view word);
+// "x16": how lspci and nvidia-smi write a PCIe link's width.
+std::string lanes_text(long long lanes);
 // " (x)" after a name; " (from report)" stays as it is, not "((from report))".
 std::string parenthesized(std::string_view s);
 // At most `max` bytes: when longer, cut after the last whole word that fits

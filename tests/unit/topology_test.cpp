@@ -1,0 +1,175 @@
+// The links between GPUs and nodes (docs/topology.md): ACS out of a
+// bridge's configuration space, the InfiniBand port files, the probes on
+// the HGX fixture built from a real board's lspci and ibstat, the facts'
+// JSON read back, and fleet naming the nodes whose NCCL net plugin differs.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "facts/facts_json.hpp"
+#include "facts/pci_vocabulary.hpp"
+#include "fleet/fleet_summary.hpp"
+#include "host/hosts.hpp"
+#include "importers/gpucheck_json.hpp"
+#include "parse/infiniband.hpp"
+#include "parse/pci_config.hpp"
+#include "probe.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+using gpucheck::test::read_file;
+using gpucheck::test::source_path;
+using nlohmann::json;
+
+namespace {
+
+const std::string kHgx = source_path("tests/fixtures/hosts/hgx-h100-topology");
+
+Facts probe(const std::string& root) {
+  auto host = open_host(root);
+  REQUIRE(host);
+  return run_probes(**host, {});
+}
+
+// A configuration space with the given extended capabilities: {offset, id, next}.
+std::string config(std::initializer_list<std::array<unsigned, 3>> caps, std::uint16_t acs_control = 0) {
+  std::string b(4096, '\0');
+  for (auto [off, id, next] : caps) {
+    const std::uint32_t header = id | (1u << 16) | (next << 20);
+    for (int i = 0; i < 4; ++i) b[off + i] = static_cast<char>((header >> (8 * i)) & 0xff);
+    if (id == 0x0D) {
+      b[off + 6] = static_cast<char>(acs_control & 0xff);
+      b[off + 7] = static_cast<char>(acs_control >> 8);
+    }
+  }
+  return b;
+}
+
+const PciDevice& pci_at(const Facts& f, const std::string& address) {
+  for (auto& d : f.pci)
+    if (d.address == address) return d;
+  FAIL("no PCI device " << address);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("ACS: the control register is found by walking the extended capabilities", "[topology]") {
+  // As S7's switch ports list theirs: DSN at 0x100, … ACS at 0x170, AER after it.
+  const auto with_acs = config({{0x100, 0x03, 0x150}, {0x150, 0x02, 0x170}, {0x170, 0x0D, 0x1f0}, {0x1f0, 0x01, 0}}, 0x001d);
+  auto r = read_acs(with_acs);
+  CHECK(r.read == AcsRead::read);
+  CHECK(r.control == 0x001d);
+  CHECK(acs_words(*r.control) == std::vector<std::string>{"SrcValid", "ReqRedir", "CmpltRedir", "UpstreamFwd"});
+  CHECK(acs_redirects_p2p(*r.control));
+  CHECK_FALSE(acs_redirects_p2p(0x0011));  // SrcValid and UpstreamFwd only: traffic still turns at the switch
+  CHECK(acs_redirects_p2p(0x0020));        // EgressCtrl blocks it
+
+  CHECK(read_acs(config({{0x100, 0x03, 0x150}, {0x150, 0x02, 0}})).read == AcsRead::no_acs);
+  // Not root: the kernel shows 64 bytes; a conventional PCI device has 256.
+  CHECK(read_acs(std::string(64, '\xff')).read == AcsRead::not_shown);
+  CHECK(read_acs(std::string(256, '\0')).read == AcsRead::no_acs);
+  // A list that points at itself, or past the space, ends the walk.
+  CHECK(read_acs(config({{0x100, 0x03, 0x100}})).read == AcsRead::no_acs);
+  CHECK(read_acs(config({{0x100, 0x03, 0xffc}})).read == AcsRead::no_acs);
+  CHECK(read_acs(std::string(4096, '\xff')).read == AcsRead::no_acs);
+}
+
+TEST_CASE("InfiniBand port files: the state word and the rate", "[topology]") {
+  CHECK(ib_state_word("4: ACTIVE\n") == "ACTIVE");
+  CHECK(ib_state_word("5: LinkUp") == "LinkUp");
+  CHECK(ib_state_word("2: Polling") == "Polling");
+  CHECK_FALSE(ib_state_word("ACTIVE"));
+  CHECK_FALSE(ib_state_word("4:   "));
+  CHECK(ib_rate_gbps("400 Gb/sec (4X NDR)\n") == Approx(400));
+  CHECK(ib_rate_gbps("2.5 Gb/sec (1X SDR)") == Approx(2.5));
+  CHECK_FALSE(ib_rate_gbps("fast"));
+  CHECK_FALSE(ib_rate_gbps("nan Gb/sec"));
+  CHECK_FALSE(ib_rate_gbps("-5 Gb/sec (4X)"));
+}
+
+TEST_CASE("topology: the HGX fixture's PCIe paths, RDMA ports and NVLinks", "[topology][fixtures]") {
+  const Facts f = probe(kHgx);
+  // S7: GPU 0000:19:00.0 below root port 15:01.0, switch 16:00.0, its port 17:01.0.
+  const auto& gpu = pci_at(f, "0000:19:00.0");
+  CHECK(gpu.path.host_bridge == "pci0000:15");
+  REQUIRE(gpu.path.bridges.size() == 3);
+  CHECK(gpu.path.bridges[0].address == "0000:15:01.0");
+  CHECK(gpu.path.bridges[1].address == "0000:16:00.0");
+  CHECK(gpu.path.bridges[2].address == "0000:17:01.0");
+  CHECK(gpu.path.bridges[2].acs == AcsRead::read);
+  CHECK(gpu.path.bridges[2].acs_control == 0);  // S7: ACSCtl all '-' on the switch's ports
+  CHECK(gpu.path.bridges[1].acs == AcsRead::no_acs);  // the upstream port lists no ACS
+  CHECK(gpu.path.bridges[0].link.current_width == 16);
+  CHECK_FALSE(gpu.path.iommu_group);
+  CHECK(f.iommu.read);
+  CHECK(f.iommu.units.empty());
+
+  REQUIRE(f.network.read);
+  REQUIRE(f.network.ib.size() == 12);
+  const auto& nic = f.network.ib[0];
+  CHECK(nic.name == "mlx5_0");
+  CHECK(nic.pci_address == "0000:1a:00.0");
+  CHECK(nic.hca_type == "MT4129");
+  CHECK(nic.fw_ver == "28.39.1002");
+  CHECK(nic.numa_node == 0);
+  CHECK(nic.path.bridges.size() == 3);
+  REQUIRE(nic.ports.size() == 1);
+  CHECK(nic.ports[0].state == "ACTIVE");
+  CHECK(nic.ports[0].phys_state == "LinkUp");
+  CHECK(nic.ports[0].rate_gbps == Approx(400));
+  CHECK(nic.ports[0].link_layer == "Ethernet");
+  CHECK(f.network.ib[1].hca_type == "MT4125");  // S8: a ConnectX-6 Dx
+  CHECK(f.network.peermem == "nvidia_peermem");
+  CHECK_FALSE(f.network.nccl_net_plugin);
+
+  REQUIRE(f.nvlink);
+  REQUIRE(f.nvlink->gpus.size() == 8);
+  CHECK(f.nvlink->gpus[0].pci_bus_id == "0000:19:00.0");
+  CHECK(f.nvlink->gpus[0].links.size() == 18);
+}
+
+TEST_CASE("topology: the facts' JSON reads back as written", "[topology][json]") {
+  for (const char* name : {"hgx-h100-topology", "hgx-h100-acs-iommu"}) {
+    INFO(name);
+    const Facts f = probe(source_path(std::string("tests/fixtures/hosts/") + name));
+    const auto written = to_json(f);
+    auto back = facts_from_json(written.dump(), name);
+    REQUIRE(back);
+    CHECK(to_json(*back) == written);
+  }
+  // A report written before these facts has none of their keys: unknown, not an error.
+  json old = to_json(probe(kHgx));
+  old.erase("iommu");
+  old.erase("network");
+  old.erase("nvlink");
+  for (auto& d : old["pci"]) d.erase("path");
+  auto back = facts_from_json(old.dump(), "old.json");
+  REQUIRE(back);
+  CHECK_FALSE(back->network.read);
+  CHECK_FALSE(back->nvlink);
+  CHECK(back->pci.at(0).path.bridges.empty());
+}
+
+TEST_CASE("fleet: reports that differ only in NCCL's net plugin name the odd nodes", "[topology][fleet]") {
+  const json base = to_json(probe(kHgx));
+  json with_plugin = base;
+  with_plugin["network"]["nccl_net_plugin"] = {{"file", "libnccl-net.so"},
+                                               {"path", "/opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so"},
+                                               {"found_via", "LD_LIBRARY_PATH"}};
+  std::vector<FleetEntry> fleet;
+  for (const char* n : {"node01.json", "node02.json", "node04.json"}) fleet.push_back({n, read_node_report(base.dump(), n)});
+  fleet.push_back({"node03.json", read_node_report(with_plugin.dump(), "node03.json")});
+  const FleetSummary s = summarize_fleet(fleet);
+  const FieldSkew& plugin = s.skew[index_of(SkewField::nccl_net_plugin)];
+  REQUIRE(plugin.majority);
+  CHECK(plugin.majority->value == "none");
+  REQUIRE(plugin.others.size() == 1);
+  CHECK(plugin.others[0].value == "/opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so");
+  CHECK(plugin.others[0].nodes == std::vector<std::string>{"node03.json"});
+  // Nothing else differs.
+  for (auto& f : s.skew)
+    if (f.field != SkewField::nccl_net_plugin) CHECK_FALSE(f.skewed());
+  CHECK(s.skew[index_of(SkewField::ofed)].majority->value == "inbox");
+  CHECK(s.skew[index_of(SkewField::rdma_firmware)].majority->value == "22.39.1002, 28.39.1002");
+  CHECK(s.skew[index_of(SkewField::gpudirect_rdma)].majority->value == "nvidia_peermem");
+}
