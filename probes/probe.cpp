@@ -57,8 +57,8 @@ const std::vector<ProbeInfo>& all_probes() {
       {"nvidia_userspace", "LD_LIBRARY_PATH, /etc/ld.so.cache, default library directories: libcuda.so.1, libnvidia-ml.so.1", probe_nvidia_userspace},
       {"cuda_driver_api", "libcuda.so.1 loaded in a child process: cuInit, cuDriverGetVersion, cuDeviceGet*", probe_cuda_driver_api, nullptr, finish_cuda_driver_api},
       {"topology", "the PCIe path above each GPU and NVSwitch (/sys/devices/pci*/…: every bridge's *_link_* and config, its ACS), iommu_group and its type, local_cpulist; /sys/class/iommu, /proc/cmdline", probe_topology},
-      {"nvlink", "libnvidia-ml.so.1 loaded in a child process: each GPU's NVLinks, their state, version, remote end and error counters", probe_nvlink, nullptr, finish_nvlink},
       {"nvidia_smi", "nvidia-smi -q -x; where it is absent or fails, NVML (libnvidia-ml.so.1) loaded in a child process", nullptr, start_nvidia_smi, probe_nvidia_smi},
+      {"nvlink", "libnvidia-ml.so.1 loaded in a child process: each GPU's NVLinks, their state, version, remote end and error counters", probe_nvlink, nullptr, finish_nvlink},  // after nvidia_smi: its NVML fallback must not wait on a hung NVLink query
       {"services", "the daemons' pid files under /run and their /proc/PID/comm; systemd's cgroups of their units; /usr/bin/nv-fabricmanager, /usr/bin/nvidia-persistenced; /var/lib/dpkg/status", probe_services},
       {"kernel_log", "/dev/kmsg (NVRM Xid lines)", probe_kernel_log},
       {"python", "python3 on PATH, $VIRTUAL_ENV, $CONDA_PREFIX, --python: sys.path from pyvenv.cfg, site.py and .pth files (the interpreter asked, with a deadline, only where they do not settle it), dist-info, egg-info, conda-meta; framework version files; --deep: probes/deep_probe.py", probe_python, start_python},

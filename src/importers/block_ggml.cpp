@@ -54,7 +54,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
     if (!out.facts.cuda) out.facts.cuda = CudaDriverApiFacts{};
     CudaDevice dev;
     dev.ordinal = d->index;
-    dev.pci_bus_id = "report:GPU" + std::to_string(d->index);
+    dev.pci_bus_id = report_gpu_key(d->index);
     dev.name = std::string(d->name);
     dev.compute_capability = std::string(d->cc);
     out.facts.cuda->devices.push_back(std::move(dev));

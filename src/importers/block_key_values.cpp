@@ -187,7 +187,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
       }
       if (!out.facts.nvidia_smi) out.facts.nvidia_smi = NvidiaSmiFacts{};
       SmiGpu s;
-      s.pci_bus_id = "report:GPU" + std::to_string(g);
+      s.pci_bus_id = report_gpu_key(g);
       s.product_name = gpu_name;
       out.facts.nvidia_smi->gpus.push_back(std::move(s));
       out.facts.nvidia_smi->source = p.at(gpu_line);

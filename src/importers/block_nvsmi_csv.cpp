@@ -73,7 +73,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
   for (std::size_t k = first + 1; k <= last && s.gpus.size() <= kMaxGpusPerNode; ++k) {
     const auto row = cells(p.trimmed(k));
     SmiGpu g;
-    g.pci_bus_id = "report:GPU" + std::to_string(s.gpus.size());
+    g.pci_bus_id = report_gpu_key(s.gpus.size());
     std::optional<std::string> cc;
     for (std::size_t c = 0; c < row.size() && c < fields.size(); ++c) {
       const auto v = stated(row[c]);

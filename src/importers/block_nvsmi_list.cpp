@@ -11,28 +11,13 @@ namespace gpucheck {
 
 namespace {
 
-struct ListedGpu {
-  int index;
-  std::string_view name, uuid;
-};
-
-std::optional<ListedGpu> gpu_line(std::string_view t) {
-  if (!starts_with(t, "GPU ")) return std::nullopt;
-  const auto colon = t.find(':');
-  const auto open = t.rfind(" (UUID: ");
-  if (colon == std::string_view::npos || open == std::string_view::npos || open < colon || t.back() != ')') return std::nullopt;
-  const auto index = parse_int_in(t.substr(4, colon - 4), 0, 4096);
-  if (!index) return std::nullopt;
-  return ListedGpu{*index, trim(t.substr(colon + 1, open - colon - 1)), t.substr(open + 8, t.size() - open - 9)};
-}
-
 bool mig_line(std::string_view t) { return starts_with(t, "MIG ") && t.find("(UUID: MIG-") != std::string_view::npos; }
 
-Opens opens(const PasteText& p, std::size_t i) { return gpu_line(p.trimmed(i)) ? Opens::maybe : Opens::no; }
+Opens opens(const PasteText& p, std::size_t i) { return listed_gpu(p.trimmed(i)) ? Opens::maybe : Opens::no; }
 
 bool continues(const PasteText& p, std::size_t, std::size_t i) {
   const auto t = p.trimmed(i);
-  return gpu_line(t) || mig_line(t);
+  return listed_gpu(t) || mig_line(t);
 }
 
 void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& out) {
@@ -41,9 +26,9 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
   // One GPU past the limit is enough for import_paste to refuse the report.
   for (std::size_t k = first; k <= last && s.gpus.size() <= kMaxGpusPerNode; ++k) {
     const auto t = p.trimmed(k);
-    if (auto g = gpu_line(t)) {
+    if (auto g = listed_gpu(t)) {
       SmiGpu gpu;
-      gpu.pci_bus_id = "report:GPU" + std::to_string(g->index);
+      gpu.pci_bus_id = report_gpu_key(g->index);
       gpu.product_name = std::string(g->name);
       gpu.uuid = std::string(g->uuid);
       s.gpus.push_back(std::move(gpu));

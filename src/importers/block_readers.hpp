@@ -14,6 +14,8 @@ BlockReader ixsmi_reader();
 BlockReader nvsmi_list_reader();
 BlockReader nvsmi_csv_reader();
 BlockReader nvsmi_topo_reader();
+BlockReader nvlink_reader();
+BlockReader ibstat_reader();
 BlockReader proc_version_reader();
 BlockReader nvcc_reader();
 BlockReader packages_reader();

@@ -61,6 +61,22 @@ bool looks_like_version(std::string_view v) {
   return true;
 }
 
+std::optional<ListedGpu> listed_gpu(std::string_view t) {
+  if (!starts_with(t, "GPU ")) return std::nullopt;
+  const auto colon = t.find(':');
+  const auto open = t.rfind(" (UUID: ");
+  if (colon == std::string_view::npos || open == std::string_view::npos || open < colon || t.back() != ')') return std::nullopt;
+  const auto index = parse_int_in(t.substr(4, colon - 4), 0, 4096);
+  if (!index) return std::nullopt;
+  return ListedGpu{*index, trim(t.substr(colon + 1, open - colon - 1)), t.substr(open + 8, t.size() - open - 9)};
+}
+
+std::string report_gpu_key(long long index) {
+  std::string key = "report:GPU";
+  key += std::to_string(index);
+  return key;
+}
+
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }

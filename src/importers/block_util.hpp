@@ -42,6 +42,16 @@ std::string_view first_word(std::string_view s);
 // permissive readers use to stop.
 bool is_prose(std::string_view trimmed_line);
 
+// "GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-…)": how nvidia-smi -L (and
+// nvidia-smi nvlink -s) name a GPU; nullopt for any other line.
+struct ListedGpu {
+  int index;
+  std::string_view name, uuid;
+};
+std::optional<ListedGpu> listed_gpu(std::string_view trimmed_line);
+// The key a paste gives a GPU it names by index: "report:GPU0".
+std::string report_gpu_key(long long index);
+
 // A FrameworkBuild for torch from its version string ("2.1.0+cu121"): the
 // local tag and the CUDA or ROCm it names.
 FrameworkBuild torch_from_version(std::string_view version, const std::string& source);

@@ -3,6 +3,7 @@
 // "None" are unknowns, not values. Every fact cites its line.
 #include <array>
 
+#include "importers/block_util.hpp"
 #include "importers/collect_env.hpp"
 #include "matrix/platform_knowledge.hpp"
 #include "parse/conda_build.hpp"
@@ -202,7 +203,7 @@ std::optional<NvidiaSmiFacts> smi(const CollectEnvReport& r, const std::vector<R
     SmiGpu g;
     // No PCI address in the report: a stable placeholder that names the GPU's
     // index, so findings can still point at "GPU 2" (docs/report-formats.md).
-    g.pci_bus_id = "report:GPU" + std::to_string(gpus[i].index.value_or(static_cast<int>(i)));
+    g.pci_bus_id = report_gpu_key(gpus[i].index.value_or(static_cast<int>(i)));
     g.product_name = cut_name(r, gpus, i).value_or(gpus[i].name);
     g.uuid = gpus[i].uuid;
     s.gpus.push_back(std::move(g));

@@ -100,6 +100,7 @@ class Merger {
       into_.kernel_log.xid_events.insert(into_.kernel_log.xid_events.end(), log.xid_events.begin(), log.xid_events.end());
     }
     software();
+    links();
     into_.notes.insert(into_.notes.end(), from_.facts.notes.begin(), from_.facts.notes.end());
   }
 
@@ -108,6 +109,19 @@ class Merger {
   template <class N>
   static std::string to_text(N n) {
     return std::to_string(n);
+  }
+
+  // RDMA devices and NVLinks: each block's are its own devices and GPUs.
+  void links() {
+    auto& net = from_.facts.network;
+    if (net.read) {
+      into_.network.read = true;
+      into_.network.ib.insert(into_.network.ib.end(), net.ib.begin(), net.ib.end());
+    }
+    if (auto& l = from_.facts.nvlink) {
+      if (!into_.nvlink) into_.nvlink = NvLinkFacts{{}, l->source};
+      into_.nvlink->gpus.insert(into_.nvlink->gpus.end(), l->gpus.begin(), l->gpus.end());
+    }
   }
 
   void system() {

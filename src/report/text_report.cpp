@@ -162,6 +162,7 @@ std::string render_facts_text(const Facts& f, const ReportOptions& o) {
   smi_section(w, f);
   services_section(w, f);
   kernel_log_section(w, f);
+  links_section(w, f);
   software_section(w, f);
   rocm_section(w, f);
   python_section(w, f);

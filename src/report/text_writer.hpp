@@ -63,6 +63,7 @@ class Writer {
 inline const char* nothing_found(const Facts& f) { return f.report ? "not in the report" : "none found"; }
 
 // Sections, in the order the report prints them.
+void links_section(Writer& w, const Facts& f);
 void software_section(Writer& w, const Facts& f);
 void rocm_section(Writer& w, const Facts& f);
 void python_section(Writer& w, const Facts& f);

@@ -220,7 +220,8 @@ void rdma_facts(const Facts& f, const std::map<std::string, std::vector<const En
   host["rdma.rail_ports_down"] = F::of_list(rail_down, src);
   host["rdma.ports_down"] = F::of_list(other_down, src);
   host["rdma.slow_ports"] = F::of_list(slow, src);
-  host["gpudirect_rdma.loaded"] = F::of_bool(net.peermem.has_value(), "/sys/module/{nvidia_peermem,nv_peer_mem}");
+  // A paste does not show which modules are loaded.
+  if (!f.from_report) host["gpudirect_rdma.loaded"] = F::of_bool(net.peermem.has_value(), "/sys/module/{nvidia_peermem,nv_peer_mem}");
   if (net.peermem) host["gpudirect_rdma.module"] = F::of_text(*net.peermem, "/sys/module/" + *net.peermem);
   if (net.nccl_net_plugin) host["nccl.net_plugin"] = F::of_text(net.nccl_net_plugin->path, net.nccl_net_plugin->found_via);
 }

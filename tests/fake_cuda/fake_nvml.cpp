@@ -40,6 +40,9 @@ struct FakeGpu {
   unsigned remap_pending = 0, remap_failure = 0, fabric_state = 0, fabric_status = 0;
   unsigned long long reasons = 0;
   bool lost = false;
+  unsigned nvlinks = 0;                 // links 0..nvlinks-1 exist; the rest answer NOT_SUPPORTED
+  std::set<unsigned> nvlinks_down;      // of them, inactive
+  unsigned long long nvlink_replay = 0;  // link 0's replay counter
 };
 
 struct Description {
@@ -94,6 +97,11 @@ const Description& description() {
         g.fabric_status = static_cast<unsigned>(number(field(rest, "fabric_status"), 0));
         g.reasons = number(field(rest, "reasons"), 0);
         g.lost = field(rest, "lost") == "1";
+        g.nvlinks = static_cast<unsigned>(number(field(rest, "nvlinks"), 0));
+        std::istringstream down(field(rest, "nvlink_down"));
+        for (std::string l; std::getline(down, l, ',');)
+          if (!l.empty()) g.nvlinks_down.insert(static_cast<unsigned>(std::strtoul(l.c_str(), nullptr, 10)));
+        g.nvlink_replay = number(field(rest, "nvlink_replay"), 0);
         out.gpus.push_back(std::move(g));
       }
     }
@@ -335,6 +343,40 @@ __attribute__((visibility("default"))) int nvmlDeviceGetGpuFabricInfo(nvmlDevice
   *f = GpuFabricInfo{};
   f->state = static_cast<unsigned char>(g->fabric_state);
   f->status = static_cast<int>(g->fabric_status);
+  return kSuccess;
+}
+
+// NVLink: NVML_NVLINK_MAX_LINKS (36) links; past it INVALID_ARGUMENT, past
+// the device's own NOT_SUPPORTED, as a GPU with fewer links answers.
+#define FAKE_NVML_LINK(dev, link)      \
+  FAKE_NVML_DEVICE(dev)                \
+  if (link >= 36) return kInvalidArgument; \
+  if (link >= g->nvlinks) return kNotSupported;
+
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkState(nvmlDevice_t dev, unsigned link, int* active) {
+  maybe_hang("nvmlDeviceGetNvLinkState");
+  FAKE_NVML_LINK(dev, link)
+  *active = g->nvlinks_down.count(link) ? 0 : 1;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkVersion(nvmlDevice_t dev, unsigned link, unsigned* version) {
+  FAKE_NVML_LINK(dev, link)
+  *version = 6;  // NVML_NVLINK_VERSION_4_0
+  return kSuccess;
+}
+
+// The remote end is not described: NOT_SUPPORTED, which leaves it unknown.
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t dev, unsigned link, PciInfo*) {
+  FAKE_NVML_LINK(dev, link)
+  return kNotSupported;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t dev, unsigned link, int counter,
+                                                                           unsigned long long* value) {
+  FAKE_NVML_LINK(dev, link)
+  if (counter < 0 || counter > 4) return kInvalidArgument;  // NVML_NVLINK_ERROR_DL_REPLAY … DL_ECC_DATA
+  *value = counter == 0 && link == 0 ? g->nvlink_replay : 0;
   return kSuccess;
 }
 

@@ -3,15 +3,19 @@
 // the HGX fixture built from a real board's lspci and ibstat, the facts'
 // JSON read back, and fleet naming the nodes whose NCCL net plugin differs.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "facts/facts_json.hpp"
 #include "facts/pci_vocabulary.hpp"
 #include "fleet/fleet_summary.hpp"
+#include "gpucheck_run.hpp"
 #include "host/hosts.hpp"
 #include "importers/gpucheck_json.hpp"
 #include "parse/infiniband.hpp"
 #include "parse/pci_config.hpp"
+#include "paste_support.hpp"
 #include "probe.hpp"
 #include "test_support.hpp"
 
@@ -172,4 +176,117 @@ TEST_CASE("fleet: reports that differ only in NCCL's net plugin name the odd nod
   CHECK(s.skew[index_of(SkewField::ofed)].majority->value == "inbox");
   CHECK(s.skew[index_of(SkewField::rdma_firmware)].majority->value == "22.39.1002, 28.39.1002");
   CHECK(s.skew[index_of(SkewField::gpudirect_rdma)].majority->value == "nvidia_peermem");
+}
+
+// Live, as a launcher runs it: the binary with the fake libcuda and the fake
+// NVML (tests/fake_cuda) as this host's driver, no nvidia-smi on PATH.
+TEST_CASE("NVLink through NVML in its own child: links down, counters, a hang costs only them", "[cli][fake_cuda][topology]") {
+  gpucheck::test::TempDir t;
+  const std::string dev = "bus=0000:18:00.0 name=\"NVIDIA H100 80GB HBM3\"";
+  gpucheck::test::write_file(t.path() / "cuda.txt",
+                             "driver_version 12020\ndevice name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a23 "
+                             "cc=9.0 sms=132 mem=85520809984 bus=0000:18:00.0\ndevice name=\"NVIDIA H100 80GB HBM3\" "
+                             "uuid=GPU-7c3cadbd-17e5-0913-f69b-c618122ea0cd cc=9.0 sms=132 mem=85520809984 bus=0000:2A:00.0\n");
+  std::filesystem::create_directories(t.path() / "bin");
+  const auto env_with = [&](const std::string& nvml) {
+    gpucheck::test::write_file(t.path() / "nvml.txt", nvml);
+    return std::vector<std::string>{"PATH=" + t.str() + "/bin:/usr/bin:/bin", "LD_LIBRARY_PATH=" + std::string(GPUCHECK_FAKE_CUDA_DIR),
+                                    "GPUCHECK_FAKE_CUDA=" + t.str() + "/cuda.txt", "GPUCHECK_FAKE_NVML=" + t.str() + "/nvml.txt"};
+  };
+  const std::string two = "driver 535.104.05\ndevice " + dev + " nvlinks=18 nvlink_down=3 nvlink_replay=5\ndevice " +
+                          "bus=0000:2a:00.0 name=\"NVIDIA H100 80GB HBM3\" nvlinks=18\n";
+  auto r = gpucheck::test::run_gpucheck_with(env_with(two), "", {"check", "--json"});
+  INFO(r.err);
+  const json j = json::parse(r.out);
+  const json& gpus = j["facts"]["nvlink"]["gpus"];
+  REQUIRE(gpus.size() == 2);
+  CHECK(gpus[0]["pci_bus_id"] == "0000:18:00.0");
+  REQUIRE(gpus[0]["links"].size() == 18);
+  CHECK(gpus[0]["links"][3]["active"] == false);
+  CHECK(gpus[0]["links"][0]["replay"] == 5);
+  CHECK(gpus[0]["links"][0]["version"] == 6);
+  CHECK(gpus[0]["links"][0]["remote_pci"].is_null());
+  std::set<std::string> rules;
+  for (auto& f : j["findings"]) rules.insert(f["rule"].get<std::string>());
+  CHECK(rules.count("nvlink-link-down") == 1);
+  CHECK(rules.count("nvlink-error-counters") == 1);
+  CHECK(r.exit_code == 1);
+
+  // No NVLink at all (a PCIe card): no links, no finding.
+  r = gpucheck::test::run_gpucheck_with(env_with("device " + dev + "\n"), "", {"probe", "--json"});
+  CHECK(json::parse(r.out)["nvlink"]["gpus"][0]["links"].empty());
+
+  // A hung NVLink query: its facts unknown, timed out, the rest of the run answered.
+  r = gpucheck::test::run_gpucheck_with(env_with("hang nvmlDeviceGetNvLinkState\ndevice " + dev + " nvlinks=18\n"), "",
+                                        {"--timeout", "3", "probe", "--json"});
+  const json hung = json::parse(r.out);
+  CHECK(hung["nvlink"].is_null());
+  CHECK(hung["nvidia_smi"]["gpus"].size() == 1);
+  bool noted = false;
+  for (auto& n : hung["notes"]) noted |= n["subject"] == "nvlink" && n["reason"] == "timed_out";
+  CHECK(noted);
+}
+
+TEST_CASE("pastes: ibstat and nvidia-smi nvlink -s are read as the probes read sysfs and NVML", "[topology][paste]") {
+  // S8 of hgx-h100-topology: 12 RoCE HCAs, mlx5_5 Down/Disabled, mlx5_11 Down/Polling.
+  const Facts roce = gpucheck::test::paste(read_file(source_path("tests/fixtures/captures/hgx-h100-roce_ibstat.txt")));
+  REQUIRE(roce.network.read);
+  REQUIRE(roce.network.ib.size() == 12);
+  const auto& d0 = roce.network.ib[0];
+  CHECK(d0.name == "mlx5_0");
+  CHECK(d0.hca_type == "MT4129");
+  CHECK(d0.fw_ver == "28.39.1002");
+  REQUIRE(d0.ports.size() == 1);
+  CHECK(d0.ports[0].state == "ACTIVE");
+  CHECK(d0.ports[0].phys_state == "LinkUp");
+  CHECK(d0.ports[0].rate_gbps == Approx(400));
+  CHECK(d0.ports[0].link_layer == "Ethernet");
+  int down = 0;
+  for (auto& d : roce.network.ib) down += d.ports.at(0).state == "DOWN";
+  CHECK(down == 2);
+
+  // A ConnectX-3 with two ports, one InfiniBand and one Ethernet, both down.
+  const Facts cx3 = gpucheck::test::paste(read_file(source_path("tests/data/links/ibstat_connectx3-port-down.txt")));
+  REQUIRE(cx3.network.ib.size() == 1);
+  REQUIRE(cx3.network.ib[0].ports.size() == 2);
+  CHECK(cx3.network.ib[0].ports[0].state == "DOWN");
+  CHECK(cx3.network.ib[0].ports[0].phys_state == "Polling");
+  CHECK(cx3.network.ib[0].ports[0].link_layer == "InfiniBand");
+  CHECK(cx3.network.ib[0].ports[1].link_layer == "Ethernet");
+
+  const std::string nvlink = read_file(source_path("tests/data/links/nvlink-s_a100-sxm4-8gpu.txt"));
+  const Facts a100 = gpucheck::test::paste(nvlink);
+  REQUIRE(a100.nvlink);
+  REQUIRE(a100.nvlink->gpus.size() == 8);
+  CHECK(a100.nvlink->gpus[7].links.size() == 12);
+  REQUIRE(a100.nvidia_smi);
+  CHECK(a100.nvidia_smi->gpus.at(0).product_name == "NVIDIA A100-SXM4-80GB");
+}
+
+TEST_CASE("check --from: an NVLink down or a rail down in a paste is judged, what it does not show is not", "[cli][topology][paste]") {
+  gpucheck::test::TempDir t;
+  std::string nvlink = read_file(source_path("tests/data/links/nvlink-s_a100-sxm4-8gpu.txt"));
+  // Synthetic: GPU 2's link 5 inactive, as nvidia-smi prints a link that is down.
+  const auto gpu2 = nvlink.find("GPU 2:");
+  const auto at = nvlink.find("Link 5: 25 GB/s", gpu2);
+  REQUIRE(at != std::string::npos);
+  nvlink.replace(at, std::string("Link 5: 25 GB/s").size(), "Link 5: <inactive>");
+  gpucheck::test::write_file(t.path() / "nvlink.txt", nvlink);
+  auto r = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "nvlink.txt").string(), "--json"});
+  json j = json::parse(r.out);
+  std::set<std::string> rules;
+  for (auto& f : j["findings"]) rules.insert(f["rule"].get<std::string>());
+  CHECK(rules.count("nvlink-link-down") == 1);
+  CHECK(r.exit_code == 1);
+
+  // The ibstat of two rails down, pasted alone: ports down beside their peers
+  // (no PCIe paths in a paste, so no rail is known: warnings), no GPUDirect
+  // RDMA verdict (a paste does not show the modules), and no pass.
+  r = gpucheck::test::run_gpucheck({"check", "--from", source_path("tests/fixtures/captures/hgx-h100-roce_ibstat.txt"), "--json"});
+  j = json::parse(r.out);
+  rules.clear();
+  for (auto& f : j["findings"]) rules.insert(f["rule"].get<std::string>());
+  CHECK(rules.count("rdma-port-down") == 1);
+  CHECK(rules.count("gpudirect-rdma-missing") == 0);
+  CHECK(j["verdict"] != "pass");
 }
