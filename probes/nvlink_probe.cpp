@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "child_answer.hpp"
+#include "nvml_child.hpp"
 #include "facts/fact_limits.hpp"
 #include "facts/gpu_host.hpp"
 #include "host/dynamic_library.hpp"
@@ -91,23 +92,9 @@ std::string query_nvlinks(const std::vector<std::string>& candidates) {
     out["init_error"] = api.error(init);
     return dump_json(out);
   }
-  unsigned count = 0;
-  if (const nvmlReturn_t r = api.nvmlDeviceGetCount_v2(&count); r != kSuccess) {
-    out["count_error"] = api.error(r);
-  } else {
-    out["devices"] = json::array();
-    for (unsigned i = 0; i < count; ++i) {
-      nvmlDevice_t dev = nullptr;
-      PciInfo pci{};
-      nvmlReturn_t got = api.nvmlDeviceGetHandleByIndex_v2(i, &dev);
-      if (got == kSuccess) got = api.nvmlDeviceGetPciInfo_v3(dev, &pci);
-      if (got != kSuccess) {
-        out["devices"].push_back(json{{"index", i}, {"error", api.error(got)}});
-        continue;
-      }
-      out["devices"].push_back(json{{"index", i}, {"pci_bus_id", bus_id(pci)}, {"links", links_of(api, dev)}});
-    }
-  }
+  list_nvml_devices({api.nvmlDeviceGetCount_v2, api.nvmlDeviceGetHandleByIndex_v2, api.nvmlDeviceGetPciInfo_v3,
+                     [&](nvmlReturn_t r) { return api.error(r); }},
+                    [&](nvmlDevice_t dev) { return json{{"links", links_of(api, dev)}}; }, out);
   api.nvmlShutdown();
   return dump_json(out);
 }
@@ -145,26 +132,13 @@ void finish_nvlink(ProbeContext& ctx) {
   if (!parsed) return;
   const json& j = *parsed;
   const std::string library = json_field<std::string>(j, "library").value_or(call->library);
-  for (auto [key, call_name] : {std::pair{"init_error", "nvmlInit_v2"}, std::pair{"count_error", "nvmlDeviceGetCount_v2"}})
-    if (auto err = json_field<std::string>(j, key)) {
-      ctx.note("nvlink", "NVLink", Problem{Reason::failed, library, std::string(call_name) + " returned " + *err});
-      return;
-    }
-  auto devs = j.find("devices");
-  if (devs == j.end() || !devs->is_array()) {
-    const auto missing = json_field<std::vector<std::string>>(j, "missing_symbols").value_or(std::vector<std::string>{});
-    ctx.note("nvlink", "NVLink", Problem{Reason::failed, library, "the library lacks " + (missing.empty() ? std::string("its NVLink entry points") : join(missing, ", "))});
-    return;
-  }
+  const auto devs = nvml_answer_devices(ctx, "nvlink", j, library);
+  if (!devs) return;
   NvLinkFacts f;
   f.source = "NVML (" + library + ")";
-  for (auto& d : *devs) {
+  for (const json* dp : *devs) {
     if (f.gpus.size() == kMaxGpusPerNode) break;
-    if (auto err = json_field<std::string>(d, "error")) {
-      const auto index = std::to_string(json_field<int>(d, "index").value_or(-1));
-      ctx.note("nvlink", "device " + index, Problem{Reason::failed, library, "NVML could not reach GPU " + index + ": " + *err});
-      continue;
-    }
+    const json& d = *dp;
     GpuNvLinks g;
     g.pci_bus_id = normalize_pci_bus_id(json_field<std::string>(d, "pci_bus_id").value_or(""));
     if (auto links = d.find("links"); links != d.end() && links->is_array())

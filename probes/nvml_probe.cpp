@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "child_answer.hpp"
+#include "nvml_child.hpp"
 #include "facts/clock_events.hpp"
 #include "facts/gpu_host.hpp"
 #include "host/dynamic_library.hpp"
@@ -185,26 +186,9 @@ std::string query_nvml(const std::vector<std::string>& candidates) {
     out["driver_version"] = std::string(version);
   if (int cuda = 0; api.nvmlSystemGetCudaDriverVersion && api.nvmlSystemGetCudaDriverVersion(&cuda) == kSuccess && cuda > 0)
     out["cuda_version"] = cuda;
-  unsigned count = 0;
-  if (const nvmlReturn_t r = api.nvmlDeviceGetCount_v2(&count); r != kSuccess) {
-    out["count_error"] = api.error(r);
-  } else {
-    out["devices"] = json::array();
-    for (unsigned i = 0; i < count; ++i) {
-      nvmlDevice_t dev = nullptr;
-      PciInfo pci{};
-      nvmlReturn_t got = api.nvmlDeviceGetHandleByIndex_v2(i, &dev);
-      if (got == kSuccess) got = api.nvmlDeviceGetPciInfo_v3(dev, &pci);
-      if (got != kSuccess) {
-        out["devices"].push_back(json{{"index", i}, {"error", api.error(got)}});
-        continue;
-      }
-      json d = describe(api, dev);
-      d["index"] = i;
-      d["pci_bus_id"] = std::string(pci.busId, strnlen(pci.busId, sizeof pci.busId));
-      out["devices"].push_back(std::move(d));
-    }
-  }
+  list_nvml_devices({api.nvmlDeviceGetCount_v2, api.nvmlDeviceGetHandleByIndex_v2, api.nvmlDeviceGetPciInfo_v3,
+                     [&](nvmlReturn_t r) { return api.error(r); }},
+                    [&](nvmlDevice_t dev) { return describe(api, dev); }, out);
   api.nvmlShutdown();
   return dump_json(out);
 }
@@ -274,32 +258,13 @@ void health_from_nvml(ProbeContext& ctx) {
   if (!parsed) return;
   const json& j = *parsed;
   const std::string library = json_field<std::string>(j, "library").value_or(*lib.path);
-  if (auto err = json_field<std::string>(j, "init_error")) {
-    ctx.note("nvml", "NVML", Problem{Reason::failed, library, "nvmlInit_v2 returned " + *err});
-    return;
-  }
-  if (auto err = json_field<std::string>(j, "count_error")) {
-    ctx.note("nvml", "NVML", Problem{Reason::failed, library, "nvmlDeviceGetCount_v2 returned " + *err});
-    return;
-  }
-  auto devs = j.find("devices");
-  if (devs == j.end() || !devs->is_array()) {
-    const auto missing = json_field<std::vector<std::string>>(j, "missing_symbols").value_or(std::vector<std::string>{});
-    ctx.note("nvml", "NVML", Problem{Reason::failed, library, "the library lacks " + (missing.empty() ? std::string("its entry points") : join(missing, ", "))});
-    return;
-  }
+  const auto devs = nvml_answer_devices(ctx, "nvml", j, library);
+  if (!devs) return;
   NvidiaSmiFacts s;
   s.source = "NVML (" + library + ")";
   s.driver_version = json_field<std::string>(j, "driver_version");
   if (auto v = Version::from_cuda_int(json_field<long long>(j, "cuda_version").value_or(0))) s.cuda_version = v->text();
-  for (auto& d : *devs) {
-    if (auto err = json_field<std::string>(d, "error")) {
-      const auto index = std::to_string(json_field<int>(d, "index").value_or(-1));
-      ctx.note("nvml", "device " + index, Problem{Reason::failed, library, "NVML could not reach GPU " + index + ": " + *err});
-      continue;
-    }
-    s.gpus.push_back(gpu_of(d));
-  }
+  for (const json* d : *devs) s.gpus.push_back(gpu_of(*d));
   ctx.facts().nvidia_smi = std::move(s);
 }
 

@@ -41,10 +41,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
   for (std::size_t k = first; k <= last && s.gpus.size() <= kMaxGpusPerNode; ++k) {
     const auto t = p.trimmed(k);
     if (auto g = listed_gpu(t)) {
-      SmiGpu gpu;
-      gpu.pci_bus_id = report_gpu_key(g->index);
-      gpu.product_name = std::string(g->name);
-      gpu.uuid = std::string(g->uuid);
+      SmiGpu gpu = smi_gpu(*g);
       links.gpus.push_back({gpu.pci_bus_id, {}});
       s.gpus.push_back(std::move(gpu));
     } else if (auto l = link_line(t); l && !links.gpus.empty() && links.gpus.back().links.size() < 64) {

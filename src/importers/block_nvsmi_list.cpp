@@ -27,11 +27,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
   for (std::size_t k = first; k <= last && s.gpus.size() <= kMaxGpusPerNode; ++k) {
     const auto t = p.trimmed(k);
     if (auto g = listed_gpu(t)) {
-      SmiGpu gpu;
-      gpu.pci_bus_id = report_gpu_key(g->index);
-      gpu.product_name = std::string(g->name);
-      gpu.uuid = std::string(g->uuid);
-      s.gpus.push_back(std::move(gpu));
+      s.gpus.push_back(smi_gpu(*g));
     } else if (mig_line(t) && !s.gpus.empty()) {
       // MIG instances exist only while MIG mode is on.
       s.gpus.back().mig_mode_current = "Enabled";

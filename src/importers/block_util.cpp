@@ -71,6 +71,14 @@ std::optional<ListedGpu> listed_gpu(std::string_view t) {
   return ListedGpu{*index, trim(t.substr(colon + 1, open - colon - 1)), t.substr(open + 8, t.size() - open - 9)};
 }
 
+SmiGpu smi_gpu(const ListedGpu& g) {
+  SmiGpu gpu;
+  gpu.pci_bus_id = report_gpu_key(g.index);
+  gpu.product_name = std::string(g.name);
+  gpu.uuid = std::string(g.uuid);
+  return gpu;
+}
+
 std::string report_gpu_key(long long index) {
   std::string key = "report:GPU";
   key += std::to_string(index);

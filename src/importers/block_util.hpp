@@ -51,6 +51,8 @@ struct ListedGpu {
 std::optional<ListedGpu> listed_gpu(std::string_view trimmed_line);
 // The key a paste gives a GPU it names by index: "report:GPU0".
 std::string report_gpu_key(long long index);
+// The GPU such a line names, keyed by its index.
+SmiGpu smi_gpu(const ListedGpu& g);
 
 // A FrameworkBuild for torch from its version string ("2.1.0+cu121"): the
 // local tag and the CUDA or ROCm it names.
