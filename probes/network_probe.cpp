@@ -49,7 +49,12 @@ void read_devices(ProbeContext& ctx, NetworkFacts& net) {
     return;
   }
   net.read = true;
+  BridgeCache bridges;
   for (auto& e : *devices) {
+    if (net.ib.size() == kMaxRdmaDevices) {
+      ctx.note("network", "InfiniBand devices", Problem{Reason::malformed, kClass, "more than " + std::to_string(kMaxRdmaDevices) + " devices: the rest are not read"});
+      break;
+    }
     IbDevice d;
     d.name = e.name;
     const std::string dir = std::string(kClass) + "/" + e.name;
@@ -60,7 +65,7 @@ void read_devices(ProbeContext& ctx, NetworkFacts& net) {
     d.pci_address = pci_address_of(ctx, dir + "/device");
     if (auto n = attribute(h, dir + "/device/numa_node"))
       if (auto v = parse_int(*n); v && *v >= 0 && *v < 4096) d.numa_node = static_cast<int>(*v);
-    d.path = read_pci_path(ctx, "network", dir + "/device");
+    d.path = read_pci_path(ctx, "network", dir + "/device", bridges);
     if (auto ports = h.list_dir(dir + "/ports")) {
       for (auto& p : *ports)
         if (auto n = parse_int(p.name); n && *n > 0 && *n < 256) d.ports.push_back(read_port(h, dir + "/ports/" + p.name, static_cast<int>(*n)));
@@ -90,7 +95,7 @@ void read_nccl_plugins(ProbeContext& ctx, NetworkFacts& net) {
   if (auto chosen = ctx.host().env("NCCL_NET_PLUGIN"); chosen && !chosen->empty()) {
     for (auto entry : split(*chosen, ',')) {
       entry = trim(entry);
-      if (entry == "none") return;
+      if (to_lower(entry) == "none") return;  // NCCL compares it without case
       if (entry.empty()) continue;
       names.emplace_back(entry);
       if (entry.find('/') == std::string_view::npos && !(starts_with(entry, "lib") && entry.size() > 3 && entry.substr(entry.size() - 3) == ".so"))

@@ -50,8 +50,6 @@ struct Api {
 constexpr const char* kRequired[] = {"nvmlInit_v2", "nvmlShutdown", "nvmlDeviceGetCount_v2", "nvmlDeviceGetHandleByIndex_v2",
                                      "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetNvLinkState"};
 
-std::string bus_id(const PciInfo& p) { return std::string(p.busId, strnlen(p.busId, sizeof p.busId)); }
-
 // A link NVML does not know (NOT_SUPPORTED, INVALID_ARGUMENT past the
 // GPU's count) is left out: the GPU has no such link.
 json links_of(const Api& api, nvmlDevice_t dev) {
@@ -62,7 +60,7 @@ json links_of(const Api& api, nvmlDevice_t dev) {
     json link{{"link", l}, {"active", active == kEnabled}};
     if (unsigned v = 0; api.nvmlDeviceGetNvLinkVersion && api.nvmlDeviceGetNvLinkVersion(dev, l, &v) == kSuccess) link["version"] = v;
     if (PciInfo remote{}; api.nvmlDeviceGetNvLinkRemotePciInfo_v2 && api.nvmlDeviceGetNvLinkRemotePciInfo_v2(dev, l, &remote) == kSuccess)
-      link["remote_pci"] = bus_id(remote);
+      link["remote_pci"] = nvml_bus_id(remote);
     const auto counter = [&](int which, const char* key) {
       unsigned long long n = 0;
       if (api.nvmlDeviceGetNvLinkErrorCounter && api.nvmlDeviceGetNvLinkErrorCounter(dev, l, which, &n) == kSuccess) link[key] = n;

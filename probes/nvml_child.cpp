@@ -10,6 +10,8 @@ namespace gpucheck {
 using nlohmann::json;
 using namespace nvml;
 
+std::string nvml_bus_id(const PciInfo& p) { return std::string(p.busId, strnlen(p.busId, sizeof p.busId)); }
+
 void list_nvml_devices(const NvmlListing& nvml, const std::function<json(nvmlDevice_t)>& describe, json& out) {
   unsigned count = 0;
   if (const nvmlReturn_t r = nvml.count(&count); r != kSuccess) {
@@ -28,7 +30,7 @@ void list_nvml_devices(const NvmlListing& nvml, const std::function<json(nvmlDev
     }
     json d = describe(dev);
     d["index"] = i;
-    d["pci_bus_id"] = std::string(pci.busId, strnlen(pci.busId, sizeof pci.busId));
+    d["pci_bus_id"] = nvml_bus_id(pci);
     out["devices"].push_back(std::move(d));
   }
 }

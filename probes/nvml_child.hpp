@@ -15,6 +15,9 @@
 
 namespace gpucheck {
 
+// The bus id NVML wrote ("00000000:18:00.0"), to its terminator.
+std::string nvml_bus_id(const nvml::PciInfo& p);
+
 struct NvmlListing {
   nvml::nvmlReturn_t (*count)(unsigned*);
   nvml::nvmlReturn_t (*handle)(unsigned, nvml::nvmlDevice_t*);

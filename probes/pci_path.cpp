@@ -34,6 +34,8 @@ std::optional<std::string> attribute(const Host& h, const std::string& dir, cons
   return std::string(trim(*r));
 }
 
+}  // namespace
+
 PciLink read_link_attributes(const Host& h, const std::string& dir) {
   PciLink l;
   l.current_speed = attribute(h, dir, "current_link_speed");
@@ -45,8 +47,6 @@ PciLink read_link_attributes(const Host& h, const std::string& dir) {
   return l;
 }
 
-}  // namespace
-
 std::optional<std::string> pci_address_of(ProbeContext& ctx, const std::string& device_dir) {
   auto real = ctx.host().real_path(device_dir);
   if (!real) return std::nullopt;
@@ -56,7 +56,7 @@ std::optional<std::string> pci_address_of(ProbeContext& ctx, const std::string& 
   return std::nullopt;
 }
 
-PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::string& device_dir) {
+PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::string& device_dir, BridgeCache& seen) {
   PciPath p;
   const Host& h = ctx.host();
   auto real = h.real_path(device_dir);
@@ -68,9 +68,13 @@ PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::
   p.host_bridge = std::string(parts.front());
   std::string dir = std::string(kDevicesRoot) + std::string(parts.front());
   // Every PCI function between the host bridge and the device is a bridge.
-  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+  for (std::size_t i = 1; i + 1 < parts.size() && p.bridges.size() < kMaxPciPathBridges; ++i) {
     dir.append("/").append(parts[i]);
     if (!is_pci_address(parts[i])) continue;
+    if (auto it = seen.find(std::string(parts[i])); it != seen.end()) {
+      p.bridges.push_back(it->second);
+      continue;
+    }
     PciBridge b;
     b.address = std::string(parts[i]);
     b.link = read_link_attributes(h, dir);
@@ -81,6 +85,7 @@ PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::
     } else {
       ctx.note(subject, b.address + " ACS", config.problem());
     }
+    seen.emplace(b.address, b);
     p.bridges.push_back(std::move(b));
   }
   if (auto group = h.read_link(*real + "/iommu_group")) {

@@ -4,6 +4,7 @@
 // (GPUs, NVSwitches) and the network probe (NICs).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "probe.hpp"
@@ -16,7 +17,13 @@ namespace gpucheck {
 // A bridge's unreadable ACS is a note of `subject`; a device directory
 // that is not a link into /sys/devices/pci… gives a path without a host
 // bridge (the caller names those in one note).
-PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::string& device_dir);
+// `seen` holds the bridges already read (by address): each is read once
+// however many devices sit below it.
+using BridgeCache = std::map<std::string, PciBridge>;
+PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::string& device_dir, BridgeCache& seen);
+
+// A device's or bridge's link from its sysfs directory's *_link_* files.
+PciLink read_link_attributes(const Host& h, const std::string& dir);
 
 // The device's own address from its resolved directory: the last component
 // that is a PCI address ("0000:18:00.0"); none when the path has none.

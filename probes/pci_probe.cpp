@@ -1,6 +1,7 @@
 // NVIDIA and AMD GPUs (and NVSwitches) on the PCI bus, from sysfs.
 #include "matrix/platform_knowledge.hpp"
 #include "parse/pci.hpp"
+#include "pci_path.hpp"
 #include "probe.hpp"
 #include "util/strings.hpp"
 
@@ -76,12 +77,7 @@ void probe_pci(ProbeContext& ctx) {
     }
     if (auto text = attr("numa_node"))
       if (auto n = parse_int(*text); n && *n >= 0) d.numa_node = static_cast<int>(*n);
-    d.link.current_speed = attr("current_link_speed");
-    d.link.max_speed = attr("max_link_speed");
-    if (d.link.current_speed) d.link.current_gen = pcie_gen_from_speed(*d.link.current_speed, pcie_transfer_rates());
-    if (d.link.max_speed) d.link.max_gen = pcie_gen_from_speed(*d.link.max_speed, pcie_transfer_rates());
-    if (auto w = attr("current_link_width")) d.link.current_width = parse_link_width(*w);
-    if (auto w = attr("max_link_width")) d.link.max_width = parse_link_width(*w);
+    d.link = read_link_attributes(h, dir);
     if (!pci_ids) pci_ids = load_pci_ids(ctx);
     if (*pci_ids) d.name = pci_ids_name(**pci_ids, d.vendor_id, d.device_id, d.subsystem_vendor_id, d.subsystem_device_id);
     ctx.facts().pci.push_back(std::move(d));

@@ -43,8 +43,9 @@ void probe_topology(ProbeContext& ctx) {
   read_iommu(ctx);
   std::vector<std::string> unplaced;
   std::set<std::string> hidden;  // bridges whose ACS only root may read
+  BridgeCache bridges;
   for (auto& d : ctx.facts().pci) {
-    d.path = read_pci_path(ctx, "topology", "/sys/bus/pci/devices/" + d.address);
+    d.path = read_pci_path(ctx, "topology", "/sys/bus/pci/devices/" + d.address, bridges);
     if (!d.path.host_bridge) unplaced.push_back(d.address);
     for (auto& b : d.path.bridges)
       if (b.acs == AcsRead::not_shown) hidden.insert(b.address);

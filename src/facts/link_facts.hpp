@@ -63,6 +63,13 @@ struct IbPort {
   std::map<std::string, std::int64_t> counters;  // symbol_error, link_downed, …
 };
 
+inline bool port_active(const IbPort& p) { return p.state && *p.state == "ACTIVE"; }
+
+// What one node may hold of these, as facts/fact_limits.hpp bounds GPUs: a
+// PCIe hierarchy is at most a few switches deep, a node has tens of HCAs.
+inline constexpr std::size_t kMaxPciPathBridges = 32;
+inline constexpr std::size_t kMaxRdmaDevices = 256;
+
 struct IbDevice {
   std::string name;  // "mlx5_0"
   std::optional<std::string> pci_address, hca_type, fw_ver, board_id;

@@ -14,7 +14,7 @@ struct NetworkSummary {
   // Each absent where the node shows no RDMA device (network.read false),
   // except the plugin, which NCCL loads with or without one.
   std::optional<std::string> nccl_net_plugin;  // its path, or "none"
-  std::optional<std::string> ofed;             // the OFED release, or "inbox"
+  std::optional<std::string> ofed;             // the OFED release, or "inbox" (mlx devices only)
   std::optional<std::string> rdma_firmware;    // the HCAs' firmware versions, distinct, sorted
   std::optional<std::string> rdma_rate;        // the ACTIVE ports' rates, distinct, sorted
   std::optional<std::string> gpudirect_rdma;   // "nvidia_peermem", "nv_peer_mem" or "none"

@@ -271,7 +271,8 @@ void read_network(Reader& r, od::value v, Scan& s) {
       r.array(x, [&](od::value d) {
         IbDevice dev;
         r.object(d, [&](std::string_view dk, od::value dx) {
-          if (dk == "fw_ver") dev.fw_ver = r.opt_string(dx);
+          if (dk == "name") dev.name = r.opt_string(dx).value_or("");
+          else if (dk == "fw_ver") dev.fw_ver = r.opt_string(dx);
           else if (dk == "ports")
             r.array(dx, [&](od::value p) {
               IbPort port;

@@ -1,6 +1,7 @@
 // The inverse of src/facts/link_json.cpp: PCIe links and paths, the IOMMU,
 // the network and NVLink. A report written before these facts existed
 // has none of their keys: each reads as unknown, not as an error.
+#include "facts/fact_limits.hpp"
 #include "importers/gpucheck_json.hpp"
 #include "util/strings.hpp"
 
@@ -39,6 +40,8 @@ PciPath read_pci_path(JsonReader& r, const Node& n) {
   if (n.absent()) return p;
   p.host_bridge = r.opt_string(n, "host_bridge");
   for (auto& b : r.objects(r.child(n, "bridges"))) {
+    // Bridges belong to a path that has its host bridge; a path is a few deep.
+    if (!p.host_bridge || p.bridges.size() == kMaxPciPathBridges) break;
     PciBridge br;
     br.address = r.string(b, "address");
     br.link = read_pci_link(r, r.child(b, "link"));
@@ -46,6 +49,7 @@ PciPath read_pci_path(JsonReader& r, const Node& n) {
     if (auto acs = r.child(b, "acs"); !acs.absent())
       if (auto control = r.opt_string(acs, "control"))
         if (auto v = parse_int(*control, 16); v && *v >= 0 && *v <= 0xffff) br.acs_control = static_cast<std::uint16_t>(*v);
+    if (br.acs == AcsRead::read && !br.acs_control) br.acs = AcsRead::not_shown;  // "read" without a value is not a reading
     p.bridges.push_back(std::move(br));
   }
   p.iommu_group = r.opt_narrow<int>(n, "iommu_group");
@@ -69,6 +73,7 @@ NetworkFacts read_network(JsonReader& r, const Node& n) {
   if (n.absent()) return net;
   net.read = r.boolean(n, "read");
   for (auto& d : r.objects(r.child(n, "ib"))) {
+    if (net.ib.size() == kMaxRdmaDevices) break;
     IbDevice dev;
     dev.name = r.string(d, "name");
     dev.pci_address = r.opt_string(d, "pci_address");
@@ -78,12 +83,14 @@ NetworkFacts read_network(JsonReader& r, const Node& n) {
     dev.numa_node = r.opt_narrow<int>(d, "numa_node");
     dev.path = read_pci_path(r, r.child(d, "path"));
     for (auto& p : r.objects(r.child(d, "ports"))) {
+      if (dev.ports.size() == 255) break;
       IbPort port;
       port.port = static_cast<int>(r.integer(p, "port"));
       port.state = r.opt_string(p, "state");
       port.phys_state = r.opt_string(p, "phys_state");
       port.rate = r.opt_string(p, "rate");
-      port.rate_gbps = r.opt_double(p, "rate_gbps");
+      // A rate as sysfs can give one: finite, 0 to 10^6 Gb/s.
+      if (auto g = r.opt_double(p, "rate_gbps"); g && *g >= 0 && *g <= 1e6) port.rate_gbps = g;
       port.link_layer = r.opt_string(p, "link_layer");
       const auto counters = r.child(p, "counters");
       if (!counters.absent() && counters.j->is_object())
@@ -105,9 +112,11 @@ NetworkFacts read_network(JsonReader& r, const Node& n) {
 NvLinkFacts read_nvlink(JsonReader& r, const Node& n) {
   NvLinkFacts f;
   for (auto& g : r.objects(r.child(n, "gpus"))) {
+    if (f.gpus.size() == kMaxGpusPerNode) break;
     GpuNvLinks links;
     links.pci_bus_id = r.string(g, "pci_bus_id");
     for (auto& l : r.objects(r.child(g, "links"))) {
+      if (links.links.size() == 64) break;
       NvLink link;
       link.link = static_cast<int>(r.integer(l, "link"));
       link.active = r.boolean(l, "active");

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "facts/fact_limits.hpp"
 #include "importers/block_util.hpp"
 #include "importers/paste.hpp"
 #include "util/python_name.hpp"
@@ -116,11 +117,13 @@ class Merger {
     auto& net = from_.facts.network;
     if (net.read) {
       into_.network.read = true;
-      into_.network.ib.insert(into_.network.ib.end(), net.ib.begin(), net.ib.end());
+      for (auto& d : net.ib)
+        if (into_.network.ib.size() < kMaxRdmaDevices) into_.network.ib.push_back(d);
     }
     if (auto& l = from_.facts.nvlink) {
       if (!into_.nvlink) into_.nvlink = NvLinkFacts{{}, l->source};
-      into_.nvlink->gpus.insert(into_.nvlink->gpus.end(), l->gpus.begin(), l->gpus.end());
+      for (auto& g : l->gpus)
+        if (into_.nvlink->gpus.size() < kMaxGpusPerNode) into_.nvlink->gpus.push_back(g);
     }
   }
 

@@ -42,7 +42,7 @@ void acs_line(Writer& w, const Facts& f) {
     w.fact("PCIe paths", f.report ? "not in the report" : "unknown (the devices are not links into /sys/devices)");
     return;
   }
-  std::string v = std::to_string(seen.size()) + " bridges above the GPUs: ACS read on " + std::to_string(read) + ", none on " +
+  std::string v = std::to_string(seen.size()) + " bridges above the GPUs and NVSwitches: ACS read on " + std::to_string(read) + ", none on " +
                   std::to_string(none);
   if (hidden) v += ", " + std::to_string(hidden) + " unread (root only)";
   w.fact("PCIe paths", v, "/sys/devices/pci*");
@@ -84,7 +84,7 @@ void rdma_lines(Writer& w, const Facts& f) {
       for (auto& p : d.ports) {
         std::string pv = p.state.value_or("?") + " (" + p.phys_state.value_or("?") + ")  " + p.rate.value_or("?") + "  " +
                          p.link_layer.value_or("?");
-        w.line("  port " + std::to_string(p.port) + "  " + (p.state == "ACTIVE" ? pv : w.style().warn(pv)));
+        w.line("  port " + std::to_string(p.port) + "  " + (port_active(p) ? pv : w.style().warn(pv)));
       }
     }
   }

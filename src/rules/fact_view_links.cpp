@@ -31,26 +31,47 @@ std::vector<Endpoint> endpoints(const Facts& f) {
   return out;
 }
 
-// How many endpoints sit below each bridge.
-std::map<std::string, std::vector<const Endpoint*>> below(const std::vector<Endpoint>& eps) {
-  std::map<std::string, std::vector<const Endpoint*>> out;
+// The endpoints below a bridge, and whether a GPU is among them.
+struct Below {
+  std::vector<const Endpoint*> eps;
+  bool gpu = false;
+};
+using Tree = std::map<std::string, Below>;
+
+// Linear in the paths' total length (each at most kMaxPciPathBridges).
+Tree below(const std::vector<Endpoint>& eps) {
+  Tree out;
   for (auto& e : eps)
-    for (auto& b : e.path->bridges) out[b.address].push_back(&e);
+    for (auto& b : e.path->bridges) {
+      auto& x = out[b.address];
+      x.eps.push_back(&e);
+      x.gpu |= e.gpu;
+    }
   return out;
 }
 
-// "GPU 0000:19:00.0 + mlx5_0": one item of a list fact, so no commas.
-std::string names_of(const std::vector<const Endpoint*>& eps) {
-  std::vector<std::string> n;
-  for (auto* e : eps) n.push_back(e->name);
-  return join(n, " + ");
+const Below kNone;
+const Below& under_of(const Tree& t, const std::string& bridge) {
+  auto it = t.find(bridge);
+  return it == t.end() ? kNone : it->second;
 }
 
-// A bridge below a PCIe switch's upstream port that another endpoint
-// shares (its parent has two endpoints or more below it, and the parent is
-// not the root port): peer-to-peer traffic between them turns at the
-// switch, unless ACS sends it up to the root complex.
-void acs_facts(const std::vector<Endpoint>& eps, const std::map<std::string, std::vector<const Endpoint*>>& under, FactMap& host) {
+// "GPU 0000:19:00.0 + mlx5_0": one item of a list fact, so no commas; the
+// first eight, then how many more.
+std::string names_of(const Below& b) {
+  std::vector<std::string> n;
+  for (std::size_t i = 0; i < b.eps.size() && i < 8; ++i) n.push_back(b.eps[i]->name);
+  std::string out = join(n, " + ");
+  if (b.eps.size() > 8) out += " + " + std::to_string(b.eps.size() - 8) + " more";
+  return out;
+}
+
+// A port below a PCIe switch (not the root port) with a peer beside it: its
+// parent has endpoints below it that are not below this port, and a GPU
+// among them. Peer-to-peer traffic between them turns at the switch, unless
+// ACS sends it up to the root complex. A dual-port NIC alone under a port
+// has no peer there.
+void acs_facts(const std::vector<Endpoint>& eps, const Tree& under, FactMap& host) {
   // By switch (the shared parent), in order of first sight: its redirecting ports and their ACS words.
   std::vector<std::string> switches;
   std::map<std::string, std::pair<std::vector<std::string>, std::set<std::string>>> redirecting;
@@ -60,8 +81,9 @@ void acs_facts(const std::vector<Endpoint>& eps, const std::map<std::string, std
   for (auto& e : eps) {
     const auto& br = e.path->bridges;
     for (std::size_t i = 2; i < br.size(); ++i) {
-      const auto& peers = under.at(br[i - 1].address);
-      if (peers.size() < 2 || !seen.insert(br[i].address).second) continue;
+      const auto& parent = under_of(under, br[i - 1].address);
+      if (!parent.gpu || parent.eps.size() <= under_of(under, br[i].address).eps.size() || !seen.insert(br[i].address).second)
+        continue;
       ++on_paths;
       const auto& b = br[i];
       if (b.acs == AcsRead::not_shown) {
@@ -78,7 +100,7 @@ void acs_facts(const std::vector<Endpoint>& eps, const std::map<std::string, std
   for (auto& sw : switches) {
     const auto& [ports, words] = redirecting.at(sw);
     redirect.push_back("switch " + sw + " (port" + (ports.size() > 1 ? "s " : " ") + join(ports, " ") + ": ACSCtl " +
-                       join(std::vector<std::string>(words.begin(), words.end()), " / ") + ") above " + names_of(under.at(sw)));
+                       join(std::vector<std::string>(words.begin(), words.end()), " / ") + ") above " + names_of(under_of(under, sw)));
   }
   if (on_paths == 0) return;
   const std::string src = "/sys/devices/pci*/…/config (ACS control)";
@@ -101,9 +123,14 @@ void iommu_facts(const Facts& f, FactMap& host) {
   } else if (!types.empty()) {
     host["iommu.translating"] = F::of_bool(false, src);
     host["iommu.mode"] = F::of_text("not translated: iommu_group type " + join(std::vector<std::string>(types.begin(), types.end()), ", "), src);
-  } else if (f.iommu.read && f.iommu.units.empty() && !f.from_report) {
+  } else if (f.iommu.read && f.iommu.units.empty() && !f.report) {
     host["iommu.translating"] = F::of_bool(false, f.iommu.source);
     host["iommu.mode"] = F::of_text("off: no IOMMU unit", f.iommu.source);
+  } else if (std::any_of(f.iommu.cmdline.begin(), f.iommu.cmdline.end(),
+                         [](const std::string& w) { return w == "iommu=pt" || w == "iommu.passthrough=1"; })) {
+    // Kernels before 5.11 have no group type: passthrough is on the command line.
+    host["iommu.translating"] = F::of_bool(false, "/proc/cmdline");
+    host["iommu.mode"] = F::of_text("not translated: passthrough on the kernel command line", "/proc/cmdline");
   }
   if (!f.iommu.cmdline.empty()) host["iommu.cmdline"] = F::of_list(f.iommu.cmdline, "/proc/cmdline");
 }
@@ -114,10 +141,10 @@ void iommu_facts(const Facts& f, FactMap& host) {
 // device), so the links are the pairs (0,1), (2,3), …; the device's own
 // link is judged on the GPU (pcie-width-degraded). Width only: a link's
 // speed drops when idle.
-void degraded_link_facts(const std::vector<Endpoint>& eps, const std::map<std::string, std::vector<const Endpoint*>>& under,
-                         FactMap& host) {
+void degraded_link_facts(const std::vector<Endpoint>& eps, const Tree& under, FactMap& host) {
   std::vector<std::string> degraded;
   std::set<std::string> seen;
+  std::size_t compared = 0;
   for (auto& e : eps) {
     const auto& br = e.path->bridges;
     if (br.size() % 2 == 0) continue;  // not root port / switch pairs: no telling which ends face each other
@@ -126,18 +153,20 @@ void degraded_link_facts(const std::vector<Endpoint>& eps, const std::map<std::s
       const auto& b = br[up].link;
       if (!a.max_width || !b.max_width || !b.current_width) continue;
       const int can = std::min(*a.max_width, *b.max_width);
+      ++compared;
       if (*b.current_width >= can || !seen.insert(br[up].address).second) continue;
       std::string text = br[up - 1].address;
       text.append(" - ").append(br[up].address).append(" at ").append(lanes_text(*b.current_width));
-      text.append(" of ").append(lanes_text(can)).append(" (above ").append(names_of(under.at(br[up].address))).append(")");
+      text.append(" of ").append(lanes_text(can)).append(" (above ").append(names_of(under_of(under, br[up].address))).append(")");
       degraded.push_back(std::move(text));
     }
   }
-  if (!eps.empty()) host["pcie.degraded_links"] = F::of_list(degraded, "/sys/devices/pci*/…/{current,max}_link_width");
+  // "None" only where a link was compared.
+  if (compared) host["pcie.degraded_links"] = F::of_list(degraded, "/sys/devices/pci*/…/{current,max}_link_width");
 }
 
-std::uint64_t sum(const NvLink& l) {
-  return l.replay.value_or(0) + l.recovery.value_or(0) + l.crc_flit.value_or(0) + l.crc_data.value_or(0);
+bool counted(const NvLink& l) {
+  return l.replay.value_or(0) || l.recovery.value_or(0) || l.crc_flit.value_or(0) || l.crc_data.value_or(0);
 }
 
 void nvlink_facts(const Facts& f, std::vector<FactMap>& gpu_maps, FactMap& host) {
@@ -154,7 +183,7 @@ void nvlink_facts(const Facts& f, std::vector<FactMap>& gpu_maps, FactMap& host)
     for (auto& l : it->second->links) {
       if (l.active) ++active;
       else down.push_back("link " + std::to_string(l.link));
-      if (const auto n = sum(l))
+      if (counted(l))
         errors.push_back("link " + std::to_string(l.link) + ": replay " + std::to_string(l.replay.value_or(0)) + ", recovery " +
                          std::to_string(l.recovery.value_or(0)) + ", CRC flit " + std::to_string(l.crc_flit.value_or(0)) +
                          ", CRC data " + std::to_string(l.crc_data.value_or(0)));
@@ -168,51 +197,63 @@ void nvlink_facts(const Facts& f, std::vector<FactMap>& gpu_maps, FactMap& host)
   if (most >= 0) host["nvlink.active_most"] = F::of_number(most, src);
 }
 
-bool active(const IbPort& p) { return p.state && *p.state == "ACTIVE"; }
-
 std::string port_name(const IbDevice& d, const IbPort& p) { return d.name + " port " + std::to_string(p.port); }
 
 // Ports compared with their peers: the same HCA model on the same link
 // layer. A port down beside active peers is a cable, transceiver or switch
 // port; one slower than its peers trained down.
-void rdma_facts(const Facts& f, const std::map<std::string, std::vector<const Endpoint*>>& under, FactMap& host) {
+void rdma_facts(const Facts& f, const Tree& under, FactMap& host) {
   const auto& net = f.network;
   if (!net.read) return;
   const std::string src = "/sys/class/infiniband/*/ports/*";
   std::map<std::string, double> best;  // peer group -> fastest active rate
+  std::map<std::string, std::string> best_text;  // as sysfs wrote it
   std::set<std::string> groups_up;
   const auto group = [](const IbDevice& d, const IbPort& p) { return d.hca_type.value_or("?") + "/" + p.link_layer.value_or("?"); };
   std::size_t up = 0;
   for (auto& d : net.ib)
     for (auto& p : d.ports)
-      if (active(p)) {
+      if (port_active(p)) {
         ++up;
         groups_up.insert(group(d, p));
-        if (p.rate_gbps) best[group(d, p)] = std::max(best[group(d, p)], *p.rate_gbps);
+        if (p.rate_gbps && *p.rate_gbps > best[group(d, p)]) {
+          best[group(d, p)] = *p.rate_gbps;
+          best_text[group(d, p)] = p.rate.value_or("?");
+        }
       }
-  // The GPUs' rails: the HCA model found below the PCIe switches of the
-  // most GPUs (two at least), as an HGX board puts one beside each GPU. A
-  // front-end card that happens to share one GPU's switch is not a rail.
+  // The GPUs' rails: an HCA below a PCIe switch (the bridge under its root
+  // port) that has a GPU, of the model found so beside the most GPUs (two
+  // at least), as an HGX board puts one beside each GPU. A front-end card
+  // that happens to share one GPU's switch is not a rail, nor a card of the
+  // rails' model elsewhere.
+  const auto beside = [&](const IbDevice& d) -> const Below* {
+    if (!d.path.host_bridge || d.path.bridges.size() < 2) return nullptr;
+    const Below& b = under_of(under, d.path.bridges[1].address);
+    return b.gpu ? &b : nullptr;
+  };
   std::map<std::string, std::set<const Endpoint*>> gpus_beside;  // HCA model -> GPUs sharing a switch with one
+  std::set<std::string> switches_seen;
   for (auto& d : net.ib)
-    for (std::size_t i = 1; i < d.path.bridges.size(); ++i)
-      for (auto* e : under.at(d.path.bridges[i].address))
+    if (const Below* b = beside(d); b && switches_seen.insert(d.hca_type.value_or("?") + "@" + d.path.bridges[1].address).second)
+      for (auto* e : b->eps)
         if (e->gpu) gpus_beside[d.hca_type.value_or("?")].insert(e);
   std::size_t most = 2;
   for (auto& [model, g] : gpus_beside) most = std::max(most, g.size());
   const auto rail = [&](const IbDevice& d) {
     auto it = gpus_beside.find(d.hca_type.value_or("?"));
-    return it != gpus_beside.end() && it->second.size() == most;
+    return beside(d) && it != gpus_beside.end() && it->second.size() == most;
   };
   std::vector<std::string> rail_down, other_down, slow;
   for (auto& d : net.ib)
     for (auto& p : d.ports) {
       const auto g = group(d, p);
-      if (!active(p) && groups_up.count(g)) {
+      // Down beside ACTIVE peers, or trained (LinkUp) but never made ACTIVE:
+      // no subnet manager, the whole fabric's fault, never a spare port.
+      if (!port_active(p) && (groups_up.count(g) || p.phys_state == "LinkUp")) {
         const std::string text = port_name(d, p) + " " + p.state.value_or("?") + " (" + p.phys_state.value_or("?") + ")";
         (rail(d) ? rail_down : other_down).push_back(text);
-      } else if (active(p) && p.rate_gbps && *p.rate_gbps < best[g]) {
-        slow.push_back(port_name(d, p) + " at " + p.rate.value_or("?") + ", its peers at " + std::to_string(static_cast<int>(best[g])) + " Gb/sec");
+      } else if (port_active(p) && p.rate_gbps && *p.rate_gbps < best[g]) {
+        slow.push_back(port_name(d, p) + " at " + p.rate.value_or("?") + ", its peers at " + best_text[g]);
       }
     }
   host["rdma.devices"] = F::of_number(static_cast<double>(net.ib.size()), "/sys/class/infiniband");
@@ -221,7 +262,7 @@ void rdma_facts(const Facts& f, const std::map<std::string, std::vector<const En
   host["rdma.ports_down"] = F::of_list(other_down, src);
   host["rdma.slow_ports"] = F::of_list(slow, src);
   // A paste does not show which modules are loaded.
-  if (!f.from_report) host["gpudirect_rdma.loaded"] = F::of_bool(net.peermem.has_value(), "/sys/module/{nvidia_peermem,nv_peer_mem}");
+  if (!f.report) host["gpudirect_rdma.loaded"] = F::of_bool(net.peermem.has_value(), "/sys/module/{nvidia_peermem,nv_peer_mem}");
   if (net.peermem) host["gpudirect_rdma.module"] = F::of_text(*net.peermem, "/sys/module/" + *net.peermem);
   if (net.nccl_net_plugin) host["nccl.net_plugin"] = F::of_text(net.nccl_net_plugin->path, net.nccl_net_plugin->found_via);
 }
@@ -231,7 +272,7 @@ void rdma_facts(const Facts& f, const std::map<std::string, std::vector<const En
 void nic_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vector<FactMap>& gpu_maps) {
   std::vector<const IbDevice*> up;
   for (auto& d : f.network.ib)
-    if (std::any_of(d.ports.begin(), d.ports.end(), active)) up.push_back(&d);
+    if (std::any_of(d.ports.begin(), d.ports.end(), port_active)) up.push_back(&d);
   if (up.empty()) return;
   for (std::size_t i = 0; i < gpus.size() && i < gpu_maps.size(); ++i) {
     const PciDevice* pci = gpus[i].pci;
@@ -268,6 +309,13 @@ void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vect
   nvlink_facts(f, gpu_maps, host);
   rdma_facts(f, under, host);
   nic_facts(f, gpus, gpu_maps);
+  // NCCL reads these as integers (ncclLoadParam: strtoll): any value that is
+  // not zero turns the transport off; "true" reads as 0.
+  for (auto [var, fact] : {std::pair{"NCCL_P2P_DISABLE", "nccl.p2p_disabled"}, std::pair{"NCCL_IB_DISABLE", "nccl.ib_disabled"}})
+    if (auto it = f.software.gpu_env.find(var); it != f.software.gpu_env.end()) {
+      const auto n = parse_int(trim(it->second));
+      host[fact] = F::of_bool(n && *n != 0, "environment: " + std::string(var) + "=" + it->second);
+    }
   if (auto& km = f.nvidia_driver.kernel_module; km.flavor) host["driver.kernel_module_flavor"] = F::of_text(*km.flavor, km.source);
 }
 

@@ -4,6 +4,8 @@
 // JSON read back, and fleet naming the nodes whose NCCL net plugin differs.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -173,6 +175,7 @@ TEST_CASE("fleet: reports that differ only in NCCL's net plugin name the odd nod
   // Nothing else differs.
   for (auto& f : s.skew)
     if (f.field != SkewField::nccl_net_plugin) CHECK_FALSE(f.skewed());
+  for (auto field : {SkewField::ofed, SkewField::rdma_firmware, SkewField::gpudirect_rdma}) REQUIRE(s.skew[index_of(field)].majority);
   CHECK(s.skew[index_of(SkewField::ofed)].majority->value == "inbox");
   CHECK(s.skew[index_of(SkewField::rdma_firmware)].majority->value == "22.39.1002, 28.39.1002");
   CHECK(s.skew[index_of(SkewField::gpudirect_rdma)].majority->value == "nvidia_peermem");
@@ -289,4 +292,82 @@ TEST_CASE("check --from: an NVLink down or a rail down in a paste is judged, wha
   CHECK(rules.count("rdma-port-down") == 1);
   CHECK(rules.count("gpudirect-rdma-missing") == 0);
   CHECK(j["verdict"] != "pass");
+}
+
+namespace {
+
+// The HGX fixture's facts as `probe --json` writes them, changed by `edit`,
+// judged by `check --from` of the release binary: the rules that fired.
+using OJ = nlohmann::ordered_json;  // as gpucheck writes it: "schema" first
+
+std::set<std::string> judged_after(const std::function<void(OJ&)>& edit) {
+  OJ facts = to_json(probe(kHgx));
+  edit(facts);
+  gpucheck::test::TempDir t;
+  gpucheck::test::write_file(t.path() / "facts.json", facts.dump());
+  auto r = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "facts.json").string(), "--json"});
+  INFO("exit " << r.exit_code << ": " << r.err);
+  REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+  const json report = json::parse(r.out);
+  std::set<std::string> rules;
+  for (auto& f : report["findings"]) rules.insert(f["rule"].get<std::string>());
+  return rules;
+}
+
+OJ& ib(OJ& facts, const std::string& name) {
+  for (auto& d : facts["network"]["ib"])
+    if (d["name"] == name) return d;
+  FAIL("no " << name);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("links: a healthy node is not failed, a crafted report does not crash", "[cli][topology][hostile]") {
+  // A storage ConnectX-7 (the rails' model) on a root port of its own, its
+  // second port unused: a warning, never a rail down.
+  auto rules = judged_after([](OJ& f) {
+    for (const char* name : {"mlx5_7", "mlx5_8"}) {
+      OJ& d = ib(f, name);
+      d["hca_type"] = "MT4129";
+      d["path"]["host_bridge"] = "pci0000:e0";
+      d["path"]["bridges"] = OJ::parse(R"([{"address": "0000:e0:01.0", "link": {}, "acs_read": "no_acs", "acs": null}])");
+    }
+    ib(f, "mlx5_8")["ports"][0]["state"] = "DOWN";
+    ib(f, "mlx5_8")["ports"][0]["phys_state"] = "Disabled";
+  });
+  CHECK(rules.count("rdma-rail-port-down") == 0);
+  CHECK(rules.count("rdma-port-down") == 1);
+
+  // A dual-port NIC alone below a port whose ACS redirects, a translating
+  // IOMMU, no GPU beside it: no peer-to-peer path, no ACS finding.
+  rules = judged_after([](OJ& f) {
+    for (const char* name : {"mlx5_7", "mlx5_8"}) {
+      OJ& d = ib(f, name);
+      d["path"]["host_bridge"] = "pci0000:e0";
+      d["path"]["bridges"] = OJ::parse(R"([{"address": "0000:e0:01.0", "link": {}, "acs_read": "no_acs", "acs": null},
+                                              {"address": "0000:e1:00.0", "link": {}, "acs_read": "no_acs", "acs": null},
+                                              {"address": "0000:e2:00.0", "link": {}, "acs_read": "read",
+                                               "acs": {"control": "001d", "enabled": ["SrcValid", "ReqRedir", "CmpltRedir", "UpstreamFwd"]}}])");
+    }
+    for (auto& d : f["pci"]) d["path"]["iommu_type"] = "DMA-FQ";
+  });
+  CHECK(rules.count("p2p-acs-iommu") == 0);
+  CHECK(rules.count("p2p-acs-redirect") == 0);
+
+  // Bridges without a host bridge, a rate past any link's, every counter at
+  // its maximum: read, judged, no crash, no wrap.
+  rules = judged_after([](OJ& f) {
+    ib(f, "mlx5_3")["path"]["host_bridge"] = nullptr;
+    ib(f, "mlx5_4")["ports"][0]["rate_gbps"] = 1e300;
+    auto& link = f["nvlink"]["gpus"][0]["links"][0];
+    for (const char* c : {"replay", "recovery", "crc_flit", "crc_data"}) link[c] = std::numeric_limits<std::uint64_t>::max();
+  });
+  CHECK(rules.count("nvlink-error-counters") == 1);
+  CHECK(rules.count("rdma-port-slow") == 0);
+
+  // A GPU whose NVML knows fewer links, none of them down (a truncated
+  // listing): not a link down.
+  rules = judged_after([](OJ& f) { f["nvlink"]["gpus"][2]["links"] = OJ::array({f["nvlink"]["gpus"][2]["links"][0]}); });
+  CHECK(rules.count("nvlink-link-down") == 0);
 }
