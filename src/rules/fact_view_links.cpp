@@ -18,16 +18,15 @@ namespace {
 struct Endpoint {
   std::string name;  // "GPU 0000:19:00.0", "mlx5_0"
   const PciPath* path;
-  const PciLink* own_link;  // the endpoint's own link, when read
   bool gpu;
 };
 
 std::vector<Endpoint> endpoints(const Facts& f) {
   std::vector<Endpoint> out;
   for (auto& d : f.pci)
-    if (d.path.host_bridge && d.kind == PciKind::gpu) out.push_back({"GPU " + d.address, &d.path, &d.link, true});
+    if (d.path.host_bridge && d.kind == PciKind::gpu) out.push_back({"GPU " + d.address, &d.path, true});
   for (auto& d : f.network.ib)
-    if (d.path.host_bridge) out.push_back({d.name, &d.path, nullptr, false});
+    if (d.path.host_bridge) out.push_back({d.name, &d.path, false});
   return out;
 }
 
