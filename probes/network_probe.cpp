@@ -18,24 +18,16 @@ constexpr const char* kClass = "/sys/class/infiniband";
 constexpr const char* kCounters[] = {"symbol_error", "link_downed", "link_error_recovery", "port_rcv_errors",
                                      "local_link_integrity_errors", "excessive_buffer_overrun_errors"};
 
-std::optional<std::string> attribute(const Host& h, const std::string& path) {
-  auto r = h.read_file(path, 4096);
-  if (!r || !is_text(*r)) return std::nullopt;
-  auto t = trim(*r);
-  if (t.empty()) return std::nullopt;
-  return std::string(t);
-}
-
 IbPort read_port(const Host& h, const std::string& dir, int number) {
   IbPort p;
   p.port = number;
-  if (auto t = attribute(h, dir + "/state")) p.state = ib_state_word(*t);
-  if (auto t = attribute(h, dir + "/phys_state")) p.phys_state = ib_state_word(*t);
-  p.rate = attribute(h, dir + "/rate");
+  if (auto t = sysfs_attribute(h, dir + "/state")) p.state = ib_state_word(*t);
+  if (auto t = sysfs_attribute(h, dir + "/phys_state")) p.phys_state = ib_state_word(*t);
+  p.rate = sysfs_attribute(h, dir + "/rate");
   if (p.rate) p.rate_gbps = ib_rate_gbps(*p.rate);
-  p.link_layer = attribute(h, dir + "/link_layer");
+  p.link_layer = sysfs_attribute(h, dir + "/link_layer");
   for (const char* c : kCounters)
-    if (auto t = attribute(h, dir + "/counters/" + c))
+    if (auto t = sysfs_attribute(h, dir + "/counters/" + c))
       if (auto n = parse_int(*t); n && *n >= 0) p.counters[c] = *n;
   return p;
 }
@@ -59,11 +51,11 @@ void read_devices(ProbeContext& ctx, NetworkFacts& net) {
     d.name = e.name;
     const std::string dir = std::string(kClass) + "/" + e.name;
     d.source = dir;
-    d.hca_type = attribute(h, dir + "/hca_type");
-    d.fw_ver = attribute(h, dir + "/fw_ver");
-    d.board_id = attribute(h, dir + "/board_id");
+    d.hca_type = sysfs_attribute(h, dir + "/hca_type");
+    d.fw_ver = sysfs_attribute(h, dir + "/fw_ver");
+    d.board_id = sysfs_attribute(h, dir + "/board_id");
     d.pci_address = pci_address_of(ctx, dir + "/device");
-    if (auto n = attribute(h, dir + "/device/numa_node"))
+    if (auto n = sysfs_attribute(h, dir + "/device/numa_node"))
       if (auto v = parse_int(*n); v && *v >= 0 && *v < 4096) d.numa_node = static_cast<int>(*v);
     d.path = read_pci_path(ctx, "network", dir + "/device", bridges);
     if (auto ports = h.list_dir(dir + "/ports")) {
@@ -133,7 +125,7 @@ void probe_network(ProbeContext& ctx) {
     net.peermem = "nv_peer_mem";
   // MLNX_OFED and DOCA-OFED stamp mlx5_core with their release; the
   // kernel's own driver has no such file, or its kernel release in it.
-  if (auto v = attribute(h, "/sys/module/mlx5_core/version")) {
+  if (auto v = sysfs_attribute(h, "/sys/module/mlx5_core/version")) {
     const auto u = h.uname();
     if (!u || *v != u->release) {
       net.ofed_version = *v;

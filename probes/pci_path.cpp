@@ -28,22 +28,25 @@ std::vector<std::string_view> components(std::string_view path) {
   return out;
 }
 
-std::optional<std::string> attribute(const Host& h, const std::string& dir, const char* name) {
-  auto r = h.read_file(dir + "/" + name, 4096);
-  if (!r || !is_text(*r)) return std::nullopt;
-  return std::string(trim(*r));
-}
 
 }  // namespace
 
+std::optional<std::string> sysfs_attribute(const Host& h, const std::string& path) {
+  auto r = h.read_file(path, 4096);
+  if (!r || !is_text(*r)) return std::nullopt;
+  const auto t = trim(*r);
+  if (t.empty()) return std::nullopt;
+  return std::string(t);
+}
+
 PciLink read_link_attributes(const Host& h, const std::string& dir) {
   PciLink l;
-  l.current_speed = attribute(h, dir, "current_link_speed");
-  l.max_speed = attribute(h, dir, "max_link_speed");
+  l.current_speed = sysfs_attribute(h, dir + "/current_link_speed");
+  l.max_speed = sysfs_attribute(h, dir + "/max_link_speed");
   if (l.current_speed) l.current_gen = pcie_gen_from_speed(*l.current_speed, pcie_transfer_rates());
   if (l.max_speed) l.max_gen = pcie_gen_from_speed(*l.max_speed, pcie_transfer_rates());
-  if (auto w = attribute(h, dir, "current_link_width")) l.current_width = parse_link_width(*w);
-  if (auto w = attribute(h, dir, "max_link_width")) l.max_width = parse_link_width(*w);
+  if (auto w = sysfs_attribute(h, dir + "/current_link_width")) l.current_width = parse_link_width(*w);
+  if (auto w = sysfs_attribute(h, dir + "/max_link_width")) l.max_width = parse_link_width(*w);
   return l;
 }
 
@@ -93,10 +96,10 @@ PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::
     const std::string id = slash == std::string::npos ? *group : group->substr(slash + 1);
     if (auto n = parse_int(id); n && *n >= 0 && *n < (1 << 30)) {
       p.iommu_group = static_cast<int>(*n);
-      p.iommu_type = attribute(h, "/sys/kernel/iommu_groups/" + id, "type");
+      p.iommu_type = sysfs_attribute(h, "/sys/kernel/iommu_groups/" + id + "/type");
     }
   }
-  p.local_cpus = attribute(h, *real, "local_cpulist");
+  p.local_cpus = sysfs_attribute(h, *real + "/local_cpulist");
   return p;
 }
 

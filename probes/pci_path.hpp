@@ -22,6 +22,10 @@ namespace gpucheck {
 using BridgeCache = std::map<std::string, PciBridge>;
 PciPath read_pci_path(ProbeContext& ctx, const std::string& subject, const std::string& device_dir, BridgeCache& seen);
 
+// A sysfs attribute's text, trimmed; none when it cannot be read, is empty,
+// or is not text (read to 4 KiB: an attribute is one line).
+std::optional<std::string> sysfs_attribute(const Host& h, const std::string& path);
+
 // A device's or bridge's link from its sysfs directory's *_link_* files.
 PciLink read_link_attributes(const Host& h, const std::string& dir);
 

@@ -29,11 +29,7 @@ void probe_pci(ProbeContext& ctx) {
   std::optional<std::optional<std::string>> pci_ids;  // loaded on the first GPU only
   for (auto& e : *entries) {
     const std::string dir = std::string(kDevices) + "/" + e.name;
-    auto attr = [&](const char* name) -> std::optional<std::string> {
-      auto r = h.read_file(dir + "/" + name, 4096);
-      if (!r || !is_text(*r)) return std::nullopt;
-      return std::string(trim(*r));
-    };
+    auto attr = [&](const char* name) { return sysfs_attribute(h, dir + "/" + name); };
     auto vendor_text = h.read_file(dir + "/vendor", 4096);
     if (!vendor_text) {
       ctx.note("pci", e.name + " vendor", vendor_text.problem());
