@@ -3,6 +3,9 @@
 // the HGX fixture built from a real board's lspci and ibstat, the facts'
 // JSON read back, and fleet naming the nodes whose NCCL net plugin differs.
 #include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -370,4 +373,40 @@ TEST_CASE("links: a healthy node is not failed, a crafted report does not crash"
   // listing): not a link down.
   rules = judged_after([](OJ& f) { f["nvlink"]["gpus"][2]["links"] = OJ::array({f["nvlink"]["gpus"][2]["links"][0]}); });
   CHECK(rules.count("nvlink-link-down") == 0);
+}
+
+// A snapshot is a stranger's directory: its sysfs files may be FIFOs, huge,
+// or not UTF-8. Each costs only its own fact, in bounded time.
+TEST_CASE("links: a hostile snapshot's sysfs files: a FIFO, a huge config, bytes that are not UTF-8", "[cli][topology][hostile]") {
+  gpucheck::test::TempDir t;
+  const auto root = t.path() / "node";
+  std::filesystem::copy(kHgx, root, std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+  const auto port = root / "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:02.0/0000:1a:00.0/infiniband/mlx5_0/ports/1";
+  std::filesystem::remove(port / "state");
+  REQUIRE(::mkfifo((port / "state").c_str(), 0600) == 0);  // a read would wait forever
+  gpucheck::test::write_file(port / "rate", "400 Gb/sec \xff\xfe (4X NDR)\n");
+  gpucheck::test::write_file(root / "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/config", std::string(16 << 20, '\x0d'));
+  gpucheck::test::write_file(root / "sys/class/infiniband/mlx5_1/hca_type", "MT\xc3\x28\n");
+  auto r = gpucheck::test::run_gpucheck({"--timeout", "10", "--root", root.string(), "probe", "--json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(r.out);  // valid JSON: the bytes that are not UTF-8 are replaced, with a note
+  const json* mlx5_0 = nullptr;
+  for (auto& d : j["network"]["ib"])
+    if (d["name"] == "mlx5_0") mlx5_0 = &d;
+  REQUIRE(mlx5_0);
+  CHECK((*mlx5_0)["ports"][0]["state"].is_null());  // the FIFO is not read
+  // The rate's number is read; its bytes that are not UTF-8 become U+FFFD, said in a note.
+  CHECK((*mlx5_0)["ports"][0]["rate_gbps"] == 400);
+  CHECK_THAT((*mlx5_0)["ports"][0]["rate"].get<std::string>(), Catch::Contains("\xef\xbf\xbd"));
+  bool replaced = false;
+  for (auto& n : j["notes"]) replaced |= n["detail"].get<std::string>().find("not UTF-8") != std::string::npos;
+  CHECK(replaced);
+  CHECK(j["network"]["ib"].size() == 12);
+  // The huge config is read to its first 4 KiB: a configuration space's size.
+  bool bridge_seen = false;
+  for (auto& d : j["pci"])
+    for (auto& b : d["path"]["bridges"])
+      if (b["address"] == "0000:17:01.0") bridge_seen = true;
+  CHECK(bridge_seen);
 }
