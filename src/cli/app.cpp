@@ -173,7 +173,10 @@ CLI::Option* add_duration_option(CLI::App* cmd, double& seconds) {
 CLI::Option* add_precision_option(CLI::App* cmd, std::vector<std::string>& precisions) {
   std::vector<std::string> known = kernels::all_precisions();
   known.push_back("bandwidth");
-  return cmd->add_option("--precision", precisions, "Only these kernel checks: repeatable; all of them by default")
+  known.push_back("p2p");
+  return cmd->add_option("--precision", precisions,
+                         "Only these kernel checks: repeatable; all of them by default (bandwidth: memory and PCIe; "
+                         "p2p: the copies between GPUs)")
       ->check(one_of(known))
       ->allow_extra_args(false)
       ->type_name("NAME");

@@ -19,7 +19,8 @@ void add_kernels_command(CLI::App& app, const GlobalOptions& g, CommandRun& acti
       "Prove each precision on the GPUs with small kernels. On every visible GPU (CUDA_VISIBLE_DEVICES and MIG "
       "honoured), small PTX kernels per precision: does the "
       "driver's JIT take them, are the results right against a CPU reference, how fast against the datasheet; plus "
-      "memory and PCIe bandwidth. Each GPU runs in a watched child process. Exit code 0 all expected checks passed, "
+      "memory and PCIe bandwidth; then a copy between every pair of GPUs (p2p), every word checked, its rate against "
+      "the NVLink or PCIe switch between them. Each GPU runs in a watched child process. Exit code 0 all expected checks passed, "
       "1 one did not, 2 the checks could not run.");
   auto output = std::make_shared<OutputFlags>();
   auto flags = std::make_shared<KernelFlags>();

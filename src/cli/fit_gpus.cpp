@@ -6,6 +6,7 @@
 #include "cli/cli_errors.hpp"
 #include "facts/gpu_inventory.hpp"
 #include "fit/fit_numbers.hpp"
+#include "matrix/gpu_figures.hpp"
 #include "matrix/lookup.hpp"
 #include "matrix/platform_knowledge.hpp"
 #include "rules/fact_view.hpp"
@@ -18,19 +19,6 @@ namespace {
 std::string source_of(const GpuModel& m, const std::string& figure) {
   const auto it = m.figure_sources.find(figure);
   return it != m.figure_sources.end() ? it->second : (m.sources.empty() ? "" : m.sources.front());
-}
-
-// "NVLink 3, 600 GB/s" and "NVLink 5, 1.8 TB/s": both directions together.
-std::optional<double> nvlink_total_gbs(const std::string& text) {
-  for (const auto& [unit, scale] : {std::pair{std::string(" TB/s"), 1000.0}, std::pair{std::string(" GB/s"), 1.0}}) {
-    const auto at = text.find(unit);
-    if (at == std::string::npos) continue;
-    auto start = at;
-    while (start > 0 && (std::isdigit(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '.')) --start;
-    if (start == at) return std::nullopt;
-    return std::strtod(text.substr(start, at - start).c_str(), nullptr) * scale;
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -47,7 +35,7 @@ fit::GpuSpec gpu_spec_of(const GpuModel& model) {
   if (model.bandwidth_gbs) g.bandwidth_gbs = fit::Figure{*model.bandwidth_gbs, source_of(model, "bandwidth_gbs")};
   for (const auto& [precision, rate] : model.tflops) g.tensor_tflops[precision] = {rate, source_of(model, "tflops." + precision)};
   if (model.nvlink && model.nvlink->find("bridge") == std::string::npos)
-    if (const auto total = nvlink_total_gbs(*model.nvlink)) {
+    if (const auto total = nvlink_total_gbs(model)) {
       g.link_gbs = fit::Figure{*total / 2, source_of(model, "nvlink")};
       g.link = model.nvlink->substr(0, model.nvlink->find(','));
     }

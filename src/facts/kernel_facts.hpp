@@ -127,6 +127,29 @@ struct GpuKernelFacts {
   std::optional<SustainedRun> sustained;
 };
 
+// A copy from one GPU's memory to another's (cuMemcpyPeerAsync, peer access
+// enabled both ways where the driver grants it): its words checked, its
+// rate against the link between them (docs/kernels.md, "Peer copies").
+struct PeerCopy {
+  int src_ordinal = 0, dst_ordinal = 0;       // CUDA ordinals
+  std::optional<std::string> src_bus, dst_bus;  // PCI bus ids, normalised
+  // passed, failed (bytes wrong), launch_failed, timed_out, crashed,
+  // context_error, skipped (no peer access, no memory, deadline), not_run
+  StepStatus status = StepStatus::not_run;
+  std::optional<std::string> reason;
+  std::optional<bool> can_access;             // cuDeviceCanAccessPeer
+  std::optional<std::uint64_t> bytes;         // one copy
+  std::optional<std::uint64_t> words_checked, words_wrong;
+  std::optional<bool> correct;
+  std::optional<double> gbs;                  // GB/s, decimal, one direction
+  // The link between the two, as the facts show it: "nvlink", "nvswitch",
+  // "pcie_switch" (both below one PCIe switch), "pcie_host" (through the CPU).
+  std::optional<std::string> link;
+  std::optional<double> expected_gbs;         // what that link carries one way; none where not judged
+  std::optional<std::string> expected_source; // how: "NVLink: 12 of 12 links, the datasheet's 600 GB/s both ways"
+  std::optional<double> ratio;
+};
+
 struct KernelFacts {
   std::optional<std::string> library;          // the libcuda that ran them
   std::optional<std::string> driver_version;   // cuDriverGetVersion: "12.2"
@@ -134,6 +157,7 @@ struct KernelFacts {
   std::optional<std::string> error;            // why nothing could run (no libcuda, cuInit failed)
   std::optional<std::string> matrix_version;   // the matrix the expectations came from
   std::vector<GpuKernelFacts> gpus;
+  std::vector<PeerCopy> peer_copies;           // every ordered pair of the GPUs that ran; none with one GPU
 };
 
 // Its JSON form (kernel_json.cpp): every field written, unknown is null.

@@ -65,6 +65,25 @@ J to_json(const SustainedRun& s) {
            {"duration_s", s.duration_s}, {"samples", std::move(samples)}, {"telemetry", opt(s.telemetry)}};
 }
 
+J to_json(const PeerCopy& p) {
+  return J{{"src_ordinal", p.src_ordinal},
+           {"dst_ordinal", p.dst_ordinal},
+           {"src_bus", opt(p.src_bus)},
+           {"dst_bus", opt(p.dst_bus)},
+           {"status", to_string(p.status)},
+           {"reason", opt(p.reason)},
+           {"can_access", opt(p.can_access)},
+           {"bytes", opt(p.bytes)},
+           {"words_checked", opt(p.words_checked)},
+           {"words_wrong", opt(p.words_wrong)},
+           {"correct", opt(p.correct)},
+           {"gbs", opt(p.gbs)},
+           {"link", opt(p.link)},
+           {"expected_gbs", opt(p.expected_gbs)},
+           {"expected_source", opt(p.expected_source)},
+           {"ratio", opt(p.ratio)}};
+}
+
 J to_json(const GpuKernelFacts& g) {
   J checks = J::array(), bw = J::array();
   for (auto& c : g.checks) checks.push_back(to_json(c));
@@ -92,12 +111,15 @@ J to_json(const GpuKernelFacts& g) {
 J to_json(const KernelFacts& k) {
   J gpus = J::array();
   for (auto& g : k.gpus) gpus.push_back(to_json(g));
+  J peers = J::array();
+  for (auto& p : k.peer_copies) peers.push_back(to_json(p));
   return J{{"library", opt(k.library)},
            {"driver_version", opt(k.driver_version)},
            {"cuda_visible_devices", opt(k.cuda_visible_devices)},
            {"error", opt(k.error)},
            {"matrix_version", opt(k.matrix_version)},
-           {"gpus", std::move(gpus)}};
+           {"gpus", std::move(gpus)},
+           {"peer_copies", std::move(peers)}};
 }
 
 }  // namespace gpucheck

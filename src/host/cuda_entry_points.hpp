@@ -46,7 +46,11 @@
   X(cuEventRecord, CUresult, (CUevent, CUstream))                                                     \
   X(cuEventSynchronize, CUresult, (CUevent))                                                          \
   X(cuEventElapsedTime, CUresult, (float*, CUevent, CUevent))                                         \
-  X(cuEventDestroy_v2, CUresult, (CUevent))
+  X(cuEventDestroy_v2, CUresult, (CUevent))                                                          \
+  X(cuDeviceCanAccessPeer, CUresult, (int*, CUdevice, CUdevice))                                      \
+  X(cuCtxEnablePeerAccess, CUresult, (CUcontext, unsigned int))                                       \
+  X(cuCtxDisablePeerAccess, CUresult, (CUcontext))                                                    \
+  X(cuMemcpyPeerAsync, CUresult, (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, std::size_t, CUstream))
 
 // Everything the kernel checks resolve, queries first.
 #define GPUCHECK_CUDA_KERNEL_ENTRY_POINTS(X) GPUCHECK_CUDA_QUERY_ENTRY_POINTS(X) GPUCHECK_CUDA_COMPUTE_ENTRY_POINTS(X)

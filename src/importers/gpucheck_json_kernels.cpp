@@ -1,5 +1,5 @@
 // The inverse of src/facts/kernel_json.cpp: per GPU, the precision checks,
-// bandwidth checks and the sustained run.
+// bandwidth checks and the sustained run; the peer copies between GPUs.
 #include "importers/gpucheck_json.hpp"
 
 namespace gpucheck {
@@ -78,6 +78,27 @@ SustainedRun read_sustained(JsonReader& r, const Node& n) {
   return s;
 }
 
+PeerCopy read_peer_copy(JsonReader& r, const Node& n) {
+  PeerCopy p;
+  p.src_ordinal = static_cast<int>(r.integer(n, "src_ordinal"));
+  p.dst_ordinal = static_cast<int>(r.integer(n, "dst_ordinal"));
+  p.src_bus = r.opt_string(n, "src_bus");
+  p.dst_bus = r.opt_string(n, "dst_bus");
+  p.status = r.word(n, "status", step_status_named, step_status_names(), StepStatus::failed);
+  p.reason = r.opt_string(n, "reason");
+  p.can_access = r.opt_bool(n, "can_access");
+  p.bytes = r.opt_uint(n, "bytes");
+  p.words_checked = r.opt_uint(n, "words_checked");
+  p.words_wrong = r.opt_uint(n, "words_wrong");
+  p.correct = r.opt_bool(n, "correct");
+  p.gbs = r.opt_double(n, "gbs");
+  p.link = r.opt_string(n, "link");
+  p.expected_gbs = r.opt_double(n, "expected_gbs");
+  p.expected_source = r.opt_string(n, "expected_source");
+  p.ratio = r.opt_double(n, "ratio");
+  return p;
+}
+
 GpuKernelFacts read_gpu(JsonReader& r, const Node& n) {
   GpuKernelFacts g;
   g.ordinal = r.opt_narrow<int>(n, "ordinal");
@@ -109,6 +130,8 @@ KernelFacts read_kernels(JsonReader& r, const Node& n) {
   k.error = r.opt_string(n, "error");
   k.matrix_version = r.opt_string(n, "matrix_version");
   for (auto& g : r.objects(r.child(n, "gpus"))) k.gpus.push_back(read_gpu(r, g));
+  // Absent from reports written before the peer copies existed.
+  for (auto& p : r.objects(r.child(n, "peer_copies"))) k.peer_copies.push_back(read_peer_copy(r, p));
   return k;
 }
 

@@ -465,6 +465,8 @@ KernelFacts run_kernel_checks(const KernelRequest& req) {
     }
     nvidia.push_back(std::move(g));
   }
+  if (req.precisions.empty() || std::find(req.precisions.begin(), req.precisions.end(), "p2p") != req.precisions.end())
+    f.peer_copies = run_peer_copies(req, nvidia, end);
   f.gpus.insert(f.gpus.begin(), nvidia.begin(), nvidia.end());
   if (f.gpus.empty()) f.error = "the CUDA driver sees no device (CUDA_VISIBLE_DEVICES may hide them)";
   return f;
@@ -491,6 +493,8 @@ int kernels_exit_code(const KernelFacts& f) {
     // rates and clocks are reported, not judged.
     if (g.sustained && g.sustained->status != StepStatus::ran && g.sustained->status != StepStatus::skipped) any_failed = true;
   }
+  for (auto& p : f.peer_copies)
+    if (p.status != StepStatus::passed && p.status != StepStatus::skipped) any_failed = true;
   if (any_failed) return 1;
   return any_expected && !any_judged ? 2 : 0;
 }
@@ -514,6 +518,7 @@ KernelRequest request_for(const Facts& facts, const Matrix* matrix) {
     req.pcie[g.key] = PcieLinkInfo{d->link.current_gen, d->link.current_width, d->link.max_gen, d->link.max_width};
     req.pci_ids[g.key] = d->vendor_id + ":" + d->device_id;
   }
+  req.peer_links = peer_links(facts, matrix);
   // As the probes read it (the host layer), so a snapshot's environment counts, not this process's.
   if (auto v = facts.software.gpu_env.find("CUDA_VISIBLE_DEVICES"); v != facts.software.gpu_env.end())
     req.cuda_visible_devices = v->second;

@@ -13,6 +13,7 @@
 #include "facts/facts.hpp"
 #include "facts/kernel_facts.hpp"
 #include "host/process.hpp"
+#include "kernels/peer_links.hpp"
 #include "kernels/session.hpp"
 #include "matrix/matrix.hpp"
 
@@ -36,6 +37,7 @@ struct KernelRequest {
   std::map<std::string, PcieLinkInfo> pcie;       // by bus id "0000:18:00.0"
   std::map<std::string, std::string> pci_ids;     // bus id -> "10de:2330", for the matrix lookup
   std::vector<std::pair<std::string, std::string>> amd_gpus;  // bus id, name: waived
+  std::map<std::pair<std::string, std::string>, PeerLink> peer_links;  // what each pair's copy should reach
   std::optional<std::string> cuda_visible_devices;
   std::vector<std::string> precisions;            // only these; empty: all
   bool portable = false;                          // --portable: no architecture- or family-specific kernels (sm_90a, sm_120f)
@@ -49,9 +51,15 @@ struct KernelRequest {
 KernelFacts run_kernel_checks(const KernelRequest& req);
 
 // The request for this host's facts: the libcuda the probe found, the PCIe
-// links and PCI ids of the NVIDIA GPUs, the AMD GPUs (waived), NVML beside
+// links and PCI ids of the NVIDIA GPUs, the links between them, the AMD GPUs (waived), NVML beside
 // that libcuda, and this process's CUDA_VISIBLE_DEVICES. Precisions and timeouts are the caller's.
 KernelRequest request_for(const Facts& facts, const Matrix* matrix);
+
+// The peer copies between every ordered pair of `gpus` that ran as whole
+// GPUs (not MIG instances: CUDA has no peer access for them), each in a
+// watched child as the steps of one device are (peer_run.cpp).
+std::vector<PeerCopy> run_peer_copies(const KernelRequest& req, const std::vector<GpuKernelFacts>& gpus,
+                                      std::chrono::steady_clock::time_point end);
 
 // The precisions the checks know, in report order.
 const std::vector<std::string>& all_precisions();

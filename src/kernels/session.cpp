@@ -12,6 +12,7 @@
 #include "host/dynamic_library.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/driver_api.hpp"
+#include "kernels/driver_calls.hpp"
 #include "kernels/nvml_api.hpp"
 #include "kernels/reference.hpp"
 #include "matrix/platform_knowledge.hpp"
@@ -20,19 +21,10 @@
 namespace gpucheck::kernels {
 namespace {
 
-// The word the parent reads back (kernels/run.cpp).
-std::string word(StepStatus s) { return std::string(to_string(s)); }
-
 using nlohmann::json;
 using namespace cu;
 
 constexpr unsigned kThreads = 256;  // 8 warps a block
-
-// A driver failure inside a step: which call, which code.
-struct Failure {
-  std::string call;
-  CUresult code;
-};
 
 struct Device {
   const Api& api;
@@ -41,50 +33,11 @@ struct Device {
   std::string pci_bus_id;  // for NVML
 };
 
-// RAII for device and pinned host memory, so a failed step frees what it took.
-struct DeviceBuffer {
-  const Api& api;
-  CUdeviceptr ptr = 0;
-  ~DeviceBuffer() { if (ptr) api.cuMemFree_v2(ptr); }
-};
-struct HostBuffer {
-  const Api& api;
-  void* ptr = nullptr;
-  ~HostBuffer() { if (ptr) api.cuMemFreeHost(ptr); }
-};
-struct Event {
-  const Api& api;
-  CUevent ev = nullptr;
-  ~Event() { if (ev) api.cuEventDestroy_v2(ev); }
-};
 struct Module {
   const Api& api;
   CUmodule mod = nullptr;
   ~Module() { if (mod) api.cuModuleUnload(mod); }
 };
-
-#define CU_TRY(call)                                  \
-  do {                                                \
-    const CUresult r_ = (call);                       \
-    if (r_ != 0) throw Failure{#call, r_};            \
-  } while (0)
-
-std::string call_name(const std::string& expr) { return expr.substr(0, expr.find('(')); }
-
-// Milliseconds between two events around `fn`.
-template <class F>
-float timed(const Api& api, F&& fn) {
-  Event a{api}, b{api};
-  CU_TRY(api.cuEventCreate(&a.ev, 0));
-  CU_TRY(api.cuEventCreate(&b.ev, 0));
-  CU_TRY(api.cuEventRecord(a.ev, nullptr));
-  fn();
-  CU_TRY(api.cuEventRecord(b.ev, nullptr));
-  CU_TRY(api.cuEventSynchronize(b.ev));
-  float ms = 0;
-  CU_TRY(api.cuEventElapsedTime(&ms, a.ev, b.ev));
-  return ms;
-}
 
 void upload(const Api& api, DeviceBuffer& d, const std::vector<std::uint8_t>& bytes) {
   CU_TRY(api.cuMemAlloc_v2(&d.ptr, std::max<std::size_t>(bytes.size(), 4)));
@@ -349,31 +302,12 @@ void run_bandwidth(const Device& d, const KernelSpec& copy, const SessionOptions
   result["status"] = word(StepStatus::passed);
 }
 
-std::optional<DynamicLibrary> load(const std::vector<std::string>& candidates, Api& api, json& out) {
-  auto lib = DynamicLibrary::open(candidates);
-  if (!lib) {
-    out["load_error"] = lib.problem().detail;
-    return std::nullopt;
-  }
-  out["library"] = lib->opened();
-  const std::string missing = resolve(*lib, api);
-  if (!missing.empty()) out["missing_symbols"] = missing;
-  if (!api.cuInit) return std::nullopt;
-  const CUresult init = api.cuInit(0);
-  out["init_code"] = init;
-  if (init != 0) out["init_name"] = api.error_name(init);
-  int version = 0;
-  if (api.cuDriverGetVersion && api.cuDriverGetVersion(&version) == 0) out["driver_version"] = version;
-  if (init != 0 || !missing.empty()) return std::nullopt;
-  return std::move(lib).value();
-}
-
 }  // namespace
 
 void session_enumerate(const std::vector<std::string>& candidates, const LineSender& out) {
   json j;
   Api api;
-  const auto lib = load(candidates, api, j);  // open while the driver is asked
+  const auto lib = load_driver(candidates, api, j);  // open while the driver is asked
   if (!lib) return out(dump_json(j));
   j.update(cuda::list_devices(api));
   out(dump_json(j));
@@ -383,7 +317,7 @@ void session_run(const std::vector<std::string>& candidates, int ordinal, const 
                  const SessionOptions& opts, const LineSender& out) {
   json head;
   Api api;
-  auto lib = load(candidates, api, head);
+  auto lib = load_driver(candidates, api, head);
   if (!lib) return out(dump_json(json{{"fatal", head}}));
   Device d{api, 0, 1, {}};
   CUcontext ctx = nullptr;
@@ -411,15 +345,7 @@ void session_run(const std::vector<std::string>& candidates, int ordinal, const 
         run_kernel(d, *k, opts, result);
       }
     } catch (const Failure& f) {
-      // After a failed launch or synchronisation the context may be unusable
-      // (sticky errors): report, and let the parent start a fresh child.
-      const std::string call = call_name(f.call);
-      const bool launchy = call.find("Launch") != std::string::npos || call.find("Synchronize") != std::string::npos ||
-                           call.find("Memcpy") != std::string::npos || call.find("Event") != std::string::npos;
-      result["launch_code"] = f.code;
-      result["launch_error"] = call.substr(call.rfind('.') + 1) + " returned " + api.error_name(f.code);
-      result["status"] = word(launchy ? StepStatus::launch_failed : StepStatus::failed);
-      result["context_error"] = true;
+      record_failure(api, f, result);
     }
     out(dump_json(json{{"step", step}, {"result", result}}));
     if (result.value("context_error", false)) return;

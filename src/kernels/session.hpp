@@ -19,6 +19,8 @@ struct SessionOptions {
   int blocks_per_sm = 4;                 // throughput grid: SMs x this, 256 threads each
   std::uint64_t copy_bytes = 256ull << 20;  // each device buffer of the copy check
   std::uint64_t host_chunk = 32ull << 20;   // pinned host buffer (and transfer) size
+  std::uint64_t peer_bytes = 64ull << 20;   // each peer copy (between two GPUs)
+  int peer_reps = 5;                        // timed peer copies of a pair
   std::uint64_t seed = 20240601;
   // The "sustained" step (--duration): this kernel, relaunched for
   // sustained_s seconds, one {"sample":…} line every sample_s seconds, NVML
@@ -41,6 +43,20 @@ void session_enumerate(const std::vector<std::string>& candidates, const LineSen
 // result with "context_error":true.
 void session_run(const std::vector<std::string>& candidates, int ordinal, const std::vector<std::string>& steps,
                  const SessionOptions& opts, const LineSender& out);
+
+// One ordered pair of the peer copies: CUDA ordinals, data from src to dst.
+struct PeerPair {
+  int src = 0, dst = 0;
+};
+
+// The step name of a pair: "peer:0:1".
+std::string peer_step(const PeerPair& p);
+
+// For each pair: {"start":step} then {"step":step, "result":{…}} (fields:
+// docs/kernels.md, "Peer copies"). Stops after a result with
+// "context_error":true; a device whose context cannot be made is "fatal".
+void session_peer_copies(const std::vector<std::string>& candidates, const std::vector<PeerPair>& pairs,
+                         const SessionOptions& opts, const LineSender& out);
 
 // The word of the copy check's data at 32-bit index i.
 inline std::uint32_t copy_pattern(std::uint64_t i) {

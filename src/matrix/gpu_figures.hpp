@@ -20,4 +20,8 @@ std::vector<std::string> gpu_figure_names(const GpuModel& model);
 // The URL of a figure's page; nullopt when the model has no source for it.
 std::optional<std::string> gpu_figure_source(const GpuModel& model, std::string_view figure);
 
+// The NVLink figure's GB/s, both directions of all its links together:
+// "NVLink 3, 600 GB/s" -> 600, "NVLink 5, 1.8 TB/s" -> 1800.
+std::optional<double> nvlink_total_gbs(const GpuModel& model);
+
 }  // namespace gpucheck

@@ -130,9 +130,17 @@ std::vector<std::pair<std::string, std::string>> stack_summary(const Facts& f) {
           ++expected;
           if (c.status == StepStatus::passed) ++passed;
         }
+    int copies = 0, copies_passed = 0;
+    for (auto& p : f.kernels->peer_copies)
+      if (p.status != StepStatus::skipped) {
+        ++copies;
+        if (p.status == StepStatus::passed) ++copies_passed;
+      }
+    std::string peers;
+    if (copies) peers = ", " + std::to_string(copies_passed) + " of " + std::to_string(copies) + " peer copies";
     fact("Kernel checks", f.kernels->error ? "could not run: " + *f.kernels->error
                                            : std::to_string(passed) + " of " + std::to_string(expected) +
-                                                 " checks run passed on " + std::to_string(f.kernels->gpus.size()) +
+                                                 " checks run" + peers + " passed on " + std::to_string(f.kernels->gpus.size()) +
                                                  " GPU(s) (details: gpucheck kernels)");
   }
   return rows;

@@ -91,6 +91,17 @@ std::string render_kernels_text(const KernelFacts& k) {
     if (g.sustained) o << sustained_text(*g.sustained);
     if (g.child_restarts) o << "  the check process was restarted " << g.child_restarts << " time(s) after a hang, crash or context error\n";
   }
+  if (!k.peer_copies.empty()) {
+    o << "\nPeer copies (GPU to GPU, one direction):\n  " << pad("from", 6) << pad("to", 6) << pad("status", 16)
+      << pad("GB/s", 10) << pad("expected", 10) << pad("ratio", 7) << "link\n";
+    for (auto& p : k.peer_copies) {
+      o << "  " << pad(std::to_string(p.src_ordinal), 6) << pad(std::to_string(p.dst_ordinal), 6) << pad(to_string(p.status), 16)
+        << pad(fixed(p.gbs, 1), 10) << pad(fixed(p.expected_gbs, 1), 10) << pad(fixed(p.ratio, 2), 7)
+        << p.expected_source.value_or(p.link.value_or("-"));
+      if (p.reason) o << "; " << *p.reason;
+      o << "\n";
+    }
+  }
   return o.str();
 }
 

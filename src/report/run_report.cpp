@@ -46,6 +46,20 @@ CheckOutcome precision_outcome(const GpuKernelFacts& g, const KernelCheck& c) {
   return o;
 }
 
+CheckOutcome peer_outcome(const PeerCopy& p) {
+  const std::string to = std::to_string(p.dst_ordinal);
+  CheckOutcome o{"GPU " + std::to_string(p.src_ordinal), "p2p to GPU " + to, CheckOutcome::Status::failed,
+                 std::string(to_string(p.status)), {}, std::to_string(p.src_ordinal), "p2p"};
+  if (p.status == StepStatus::passed) o.status = CheckOutcome::Status::passed;
+  if (p.status == StepStatus::skipped) o.status = CheckOutcome::Status::skipped;
+  if (p.reason) o.detail += ": " + *p.reason;
+  o.properties.emplace_back("to", to);
+  add(o, "gbs", p.gbs, 1);
+  add(o, "expected_gbs", p.expected_gbs, 1);
+  add(o, "ratio", p.ratio, 2);
+  return o;
+}
+
 CheckOutcome bandwidth_outcome(const GpuKernelFacts& g, const BandwidthCheck& b) {
   CheckOutcome o{gpu_label(g), b.kind, CheckOutcome::Status::failed, std::string(to_string(b.status)), {},
                  g.ordinal ? std::to_string(*g.ordinal) : "", "bandwidth"};
@@ -91,6 +105,7 @@ std::vector<CheckOutcome> kernel_outcomes(const KernelFacts& k) {
       out.push_back(std::move(o));
     }
   }
+  for (const auto& p : k.peer_copies) out.push_back(peer_outcome(p));
   return out;
 }
 

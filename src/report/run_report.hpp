@@ -29,7 +29,7 @@ struct CheckOutcome {
   std::vector<std::pair<std::string, std::string>> properties;  // measured values: ("tflops", "756.2")
   // For the Prometheus labels: the GPU (CUDA ordinal) and the kind of check.
   std::string gpu;     // "0"; empty: not about one GPU
-  std::string kind;    // "verdict", "precision", "bandwidth", "sustained", "gpu", "kernels"
+  std::string kind;    // "verdict", "precision", "bandwidth", "sustained", "p2p", "gpu", "kernels"
 };
 std::string_view to_string(CheckOutcome::Status s);
 

@@ -198,6 +198,51 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
   }
 }
 
+namespace {
+
+// The peer copies from each GPU (by its normalised address): to which GPUs
+// the bytes arrived wrong, which copies failed or hung, the slowest judged
+// copy against its link, and the GPUs it reaches over NVLink without peer
+// access.
+void peer_copy_facts(const KernelFacts& k, const std::string& src, std::vector<FactMap>& gpus) {
+  struct From {
+    std::vector<std::string> wrong, failed, no_access;
+    const PeerCopy* slowest = nullptr;
+  };
+  std::map<std::string, From> from;
+  for (auto& p : k.peer_copies) {
+    if (!p.src_bus) continue;
+    From& f = from[normalize_pci_bus_id(*p.src_bus)];
+    const std::string to = "GPU " + p.dst_bus.value_or("ordinal " + std::to_string(p.dst_ordinal));
+    if (p.correct == false) {
+      f.wrong.push_back(to + " (" + std::to_string(p.words_wrong.value_or(0)) + " of " +
+                        std::to_string(p.words_checked.value_or(0)) + " words)");
+    } else if (p.status != StepStatus::passed && p.status != StepStatus::skipped) {
+      f.failed.push_back(to + " (" + std::string(to_string(p.status)) + (p.reason ? ": " + *p.reason : "") + ")");
+    }
+    if (p.can_access == false && p.link && (*p.link == "nvlink" || *p.link == "nvswitch")) f.no_access.push_back(to);
+    if (p.status == StepStatus::passed && p.ratio && (!f.slowest || *p.ratio < *f.slowest->ratio)) f.slowest = &p;
+  }
+  for (auto& g : gpus) {
+    const auto a = g.find("gpu.address");
+    if (a == g.end()) continue;
+    const auto it = from.find(normalize_pci_bus_id(a->second.text));
+    if (it == from.end()) continue;
+    const From& f = it->second;
+    g["gpu.peer_copies_wrong"] = F::of_list(f.wrong, src + ", peer copies");
+    g["gpu.peer_copies_failed"] = F::of_list(f.failed, src + ", peer copies");
+    g["gpu.peer_access_missing_nvlink"] = F::of_list(f.no_access, src + ", cuDeviceCanAccessPeer");
+    if (f.slowest) {
+      const PeerCopy& p = *f.slowest;
+      g["gpu.peer_copy_percent"] = F::of_number(percent(*p.ratio), src + ", the copy to GPU " + p.dst_bus.value_or("?") +
+                                                                        " against " + p.expected_source.value_or("?"));
+      g["gpu.peer_copy_slowest_to"] = F::of_text(p.dst_bus.value_or("?"), src + ", peer copies");
+    }
+  }
+}
+
+}  // namespace
+
 // The kernel checks' verdicts, on the GPU they ran on (by PCI address; MIG
 // instances of one GPU add up).
 void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
@@ -231,6 +276,7 @@ void kernel_check_facts(const Facts& f, std::vector<FactMap>& gpus) {
     if (const auto s = sustained.find(key); s != sustained.end()) sustained_facts(*s->second, src, g);
     if (const auto w = whole.find(key); w != whole.end() && w->second) rate_facts(*w->second, src, g);
   }
+  peer_copy_facts(*f.kernels, src, gpus);
 }
 
 std::string gpu_label(const FactMap& g) {

@@ -12,9 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,12 +62,15 @@ constexpr ErrorText kErrors[] = {
     {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
     {200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
     {201, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", "peer access is not supported between these two devices"},
     {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
     {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain."},
     {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
     {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
     {702, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated"},
+    {704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", "peer access is already enabled"},
+    {705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", "peer access has not been enabled"},
     {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "system has unsupported display driver / cuda driver combination"},
@@ -111,6 +116,14 @@ struct Kernel {
   bool crash = false;       // cuLaunchKernel raises SIGSEGV
 };
 
+// Peer access from one device to another, and what a copy between them does.
+struct Peer {
+  double time_ms = -1;      // virtual time of one copy with peer access enabled (< 0: memcpy_ms)
+  long corrupt = 0;         // words of each copy that arrive with a bit flipped
+  CUresult enable_error = 0;  // what cuCtxEnablePeerAccess answers
+  bool hang = false;        // the synchronisation after a copy never returns
+};
+
 struct JitFailure {
   CUresult code = 218;
   std::string log;
@@ -127,6 +140,7 @@ struct Description {
   std::map<std::string, struct Kernel> kernels;  // by .entry name
   std::map<std::string, struct JitFailure> jit_failures;
   double memcpy_ms = 1;
+  std::map<std::pair<int, int>, Peer> peers;  // (device, peer); (-1, -1): `peer all`
 };
 
 void complain(const std::string& what) { std::fprintf(stderr, "fake libcuda: %s\n", what.c_str()); }
@@ -294,6 +308,27 @@ Description load() {
       }
       if (word == "jit_fail" && why.empty()) desc.jit_failures[entry];
       if (word == "kernel" && why.empty()) desc.kernels[entry];
+    } else if (word == "peer") {
+      // peer SRC DST [time_ms=T] [corrupt=N] [enable_error=C] [hang=1], or peer all [...]
+      std::vector<std::pair<std::string, std::string>> fields;
+      int src = -1, dst = -1, used = 0;
+      const bool all = rest.rfind("all", 0) == 0 && (rest.size() == 3 || rest[3] == ' ');
+      if (all) used = 3;
+      else if (std::sscanf(rest.c_str(), "%d %d%n", &src, &dst, &used) < 2 || src < 0 || dst < 0 || src == dst) why = "peer wants two device ordinals or all";
+      if (why.empty() && !split_fields(rest.substr(static_cast<std::size_t>(used)), fields)) why = "unbalanced quote or missing '='";
+      Peer pd;
+      for (auto& [k, v] : fields) {
+        if (!why.empty()) break;
+        char* e = nullptr;
+        const double num = std::strtod(v.c_str(), &e);
+        if (v.empty() || *e) why = "peer: bad value for " + k;
+        else if (k == "time_ms" && num >= 0) pd.time_ms = num;
+        else if (k == "corrupt" && num >= 0) pd.corrupt = static_cast<long>(num);
+        else if (k == "enable_error") pd.enable_error = static_cast<CUresult>(num);
+        else if (k == "hang" && num == 1) pd.hang = true;
+        else why = "peer: unknown or bad field " + k;
+      }
+      if (why.empty()) desc.peers[{src, dst}] = pd;
     } else if (word == "memcpy_ms") {
       desc.memcpy_ms = std::strtod(rest.c_str(), &end);
       if (*end || rest.empty()) why = "memcpy_ms wants a number";
@@ -519,12 +554,21 @@ namespace {
 constexpr CUresult kNotFound = 500;
 constexpr CUresult kInvalidContext = 201;
 
-struct CUctx_st* const kPrimary = reinterpret_cast<struct CUctx_st*>(0x1000);
-bool g_context = false;
+// Each device's primary context: a distinct handle per device.
+struct CUctx_st* context_of(int dev) { return reinterpret_cast<struct CUctx_st*>(0x1000 + 0x10 * static_cast<std::uintptr_t>(dev)); }
+int device_of(CUcontext ctx) {
+  const auto v = reinterpret_cast<std::uintptr_t>(ctx);
+  if (v < 0x1000 || (v - 0x1000) % 0x10) return -1;
+  const auto dev = (v - 0x1000) / 0x10;
+  return dev < description().devices.size() ? static_cast<int>(dev) : -1;
+}
+int g_current = -1;  // the device whose context is current
 double g_clock_ms = 0;                      // the virtual clock events read
 const Kernel* g_pending = nullptr;          // the last launch, until a synchronisation
 std::map<const Kernel*, long> g_launches;   // launches per kernel in this process
 std::map<CUdeviceptr, std::size_t> g_allocs;
+std::map<CUdeviceptr, int> g_alloc_device;  // the device whose context allocated it
+std::set<std::pair<int, int>> g_peer_enabled;  // (current device, peer) after cuCtxEnablePeerAccess
 
 // The allocation holding [p, p + n), or false.
 bool in_alloc(CUdeviceptr p, std::size_t n) {
@@ -544,7 +588,23 @@ CUresult settle() {
   return k->sync_error;
 }
 
-CUresult need_context() { return !g_initialized ? kNotInitialized : (g_context ? kSuccess : kInvalidContext); }
+CUresult need_context() { return !g_initialized ? kNotInitialized : (g_current >= 0 ? kSuccess : kInvalidContext); }
+
+// The description of peer access from `dev` to `peer`; null: none.
+const Peer* peer_of(int dev, int peer) {
+  const auto& p = description().peers;
+  if (dev == peer) return nullptr;
+  if (auto it = p.find({dev, peer}); it != p.end()) return &it->second;
+  if (auto it = p.find({-1, -1}); it != p.end()) return &it->second;
+  return nullptr;
+}
+
+// The allocation that holds [p, p + n) and was made on `dev`.
+bool on_device(CUdeviceptr p, std::size_t n, int dev) {
+  if (!in_alloc(p, n)) return false;
+  auto it = g_alloc_device.upper_bound(p);
+  return it != g_alloc_device.begin() && (--it)->second == dev;
+}
 
 }  // namespace
 
@@ -565,7 +625,7 @@ __attribute__((visibility("default"))) CUresult cuDevicePrimaryCtxRetain(CUconte
   const Device* d = nullptr;
   if (const CUresult r = device(dev, d); r != kSuccess) return r;
   if (!ctx) return kInvalidValue;
-  *ctx = kPrimary;
+  *ctx = context_of(dev);
   return kSuccess;
 }
 
@@ -578,8 +638,8 @@ __attribute__((visibility("default"))) CUresult cuDevicePrimaryCtxRelease_v2(CUd
 __attribute__((visibility("default"))) CUresult cuCtxSetCurrent(CUcontext ctx) {
   FAKE_CUDA_ENTRY("cuCtxSetCurrent");
   if (!g_initialized) return kNotInitialized;
-  g_context = ctx == kPrimary;
-  return g_context ? kSuccess : kInvalidContext;
+  g_current = device_of(ctx);
+  return g_current >= 0 ? kSuccess : kInvalidContext;
 }
 
 __attribute__((visibility("default"))) CUresult cuCtxSynchronize() {
@@ -634,12 +694,14 @@ __attribute__((visibility("default"))) CUresult cuMemAlloc_v2(CUdeviceptr* p, st
   if (!m) return 2;  // CUDA_ERROR_OUT_OF_MEMORY
   *p = reinterpret_cast<CUdeviceptr>(m);
   g_allocs[*p] = n;
+  g_alloc_device[*p] = g_current;
   return kSuccess;
 }
 
 __attribute__((visibility("default"))) CUresult cuMemFree_v2(CUdeviceptr p) {
   FAKE_CUDA_ENTRY("cuMemFree_v2");
   if (!g_allocs.erase(p)) return kInvalidValue;
+  g_alloc_device.erase(p);
   std::free(reinterpret_cast<void*>(p));
   return kSuccess;
 }
@@ -757,6 +819,74 @@ __attribute__((visibility("default"))) CUresult cuEventElapsedTime(float* ms, CU
 __attribute__((visibility("default"))) CUresult cuEventDestroy_v2(CUevent ev) {
   FAKE_CUDA_ENTRY("cuEventDestroy_v2");
   delete ev;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuDeviceCanAccessPeer(int* can, CUdevice dev, CUdevice peer) {
+  FAKE_CUDA_ENTRY("cuDeviceCanAccessPeer");
+  const Device* a = nullptr;
+  const Device* b = nullptr;
+  if (const CUresult r = device(dev, a); r != kSuccess) return r;
+  if (const CUresult r = device(peer, b); r != kSuccess) return r;
+  if (!can) return kInvalidValue;
+  *can = peer_of(dev, peer) ? 1 : 0;
+  return kSuccess;
+}
+
+// As cuda.h documents it: 201 without a current context or for the current
+// one itself, 217 where cuDeviceCanAccessPeer says no, 704 the second time.
+__attribute__((visibility("default"))) CUresult cuCtxEnablePeerAccess(CUcontext peer_ctx, unsigned int flags) {
+  FAKE_CUDA_ENTRY("cuCtxEnablePeerAccess");
+  FAKE_CUDA_CONTEXT();
+  const int peer = device_of(peer_ctx);
+  if (peer < 0 || peer == g_current) return kInvalidContext;
+  if (flags != 0) return kInvalidValue;
+  const Peer* p = peer_of(g_current, peer);
+  if (!p) return 217;  // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+  if (p->enable_error) return p->enable_error;
+  if (!g_peer_enabled.insert({g_current, peer}).second) return 704;  // CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) CUresult cuCtxDisablePeerAccess(CUcontext peer_ctx) {
+  FAKE_CUDA_ENTRY("cuCtxDisablePeerAccess");
+  FAKE_CUDA_CONTEXT();
+  const int peer = device_of(peer_ctx);
+  if (peer < 0) return kInvalidContext;
+  return g_peer_enabled.erase({g_current, peer}) ? kSuccess : 705;  // CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
+}
+
+// Copies at once (the stream is ignored) and advances the virtual clock: a
+// pair's time_ms (default memcpy_ms) with peer access enabled either way, else twice memcpy_ms,
+// as a copy staged through host memory. `corrupt` flips bit 0 of that many
+// words spread over the copy, the silent corruption of
+// github.com/NVIDIA/open-gpu-kernel-modules/issues/1257.
+__attribute__((visibility("default"))) CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+                                                                  CUcontext src_ctx, std::size_t n, CUstream stream) {
+  FAKE_CUDA_ENTRY("cuMemcpyPeerAsync");
+  FAKE_CUDA_CONTEXT();
+  (void)stream;
+  const int from = device_of(src_ctx), to = device_of(dst_ctx);
+  if (from < 0 || to < 0) return kInvalidContext;
+  if (!on_device(src, n, from) || !on_device(dst, n, to)) return kInvalidValue;
+  if (const CUresult r = settle(); r != kSuccess) return r;
+  std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n);
+  const Peer* p = peer_of(from, to);
+  const bool direct = p && (g_peer_enabled.count({from, to}) || g_peer_enabled.count({to, from}));
+  if (p && p->corrupt > 0 && n >= 4) {
+    auto* words = reinterpret_cast<unsigned int*>(dst);
+    const std::size_t count = n / 4, flips = std::min<std::size_t>(count, static_cast<std::size_t>(p->corrupt));
+    for (std::size_t i = 0; i < flips; ++i) words[i * (count / flips)] ^= 1u;
+  }
+  g_clock_ms += !direct ? 2 * description().memcpy_ms : p->time_ms >= 0 ? p->time_ms : description().memcpy_ms;
+  if (p && p->hang) {
+    static const Kernel kHangingCopy = [] {
+      Kernel k;
+      k.hang = true;
+      return k;
+    }();
+    g_pending = &kHangingCopy;
+  }
   return kSuccess;
 }
 
