@@ -1,0 +1,122 @@
+// Pasted outputs of the link tools (docs/topology.md, "Pastes"): each read
+// from a real capture in tests/data/links/ (README.md there names them),
+// then judged by `check --from` as a user would run it.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "gpucheck_run.hpp"
+#include "paste_support.hpp"
+#include "test_support.hpp"
+
+using namespace gpucheck;
+using gpucheck::test::read_file;
+using gpucheck::test::source_path;
+using nlohmann::json;
+
+namespace {
+
+std::string capture(const std::string& name) { return read_file(source_path("tests/data/links/" + name)); }
+
+struct Judged {
+  int exit_code;
+  std::string verdict;
+  std::set<std::string> rules;
+};
+
+Judged judge(const std::string& text) {
+  gpucheck::test::TempDir t;
+  gpucheck::test::write_file(t.path() / "paste.txt", text);
+  auto r = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "paste.txt").string(), "--json"});
+  INFO("exit " << r.exit_code << ": " << r.err);
+  REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+  const json j = json::parse(r.out);
+  Judged out{r.exit_code, j["verdict"].get<std::string>(), {}};
+  for (auto& f : j["findings"]) out.rules.insert(f["rule"].get<std::string>());
+  return out;
+}
+
+const NvLink* link_of(const GpuNvLinks& g, int n) {
+  for (auto& l : g.links)
+    if (l.link == n) return &l;
+  return nullptr;
+}
+
+void replace_once(std::string& s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("pasted nvlink -e and -s of one GPU read as one GPU with both", "[paste][topology][links]") {
+  const Facts f = gpucheck::test::paste(capture("nvlink-e-s_h100-ml-engineering.txt"));
+  REQUIRE(f.nvidia_smi);
+  CHECK(f.nvidia_smi->gpus.size() == 1);
+  REQUIRE(f.nvlink);
+  REQUIRE(f.nvlink->gpus.size() == 1);
+  const auto& g = f.nvlink->gpus[0];
+  // -e lists links 0, 1 and 17 ("[...]" between); -s lists 0 and 17.
+  CHECK(g.links.size() == 3);
+  const NvLink* l0 = link_of(g, 0);
+  const NvLink* l1 = link_of(g, 1);
+  const NvLink* l17 = link_of(g, 17);
+  REQUIRE(l0);
+  REQUIRE(l1);
+  REQUIRE(l17);
+  CHECK(l0->state_read);
+  CHECK(l0->active);
+  CHECK(l0->replay == 0u);
+  CHECK(l0->recovery == 0u);
+  CHECK(l0->crc_flit == 0u);
+  // Only -e names link 1: its counters are known, not whether it is up.
+  CHECK_FALSE(l1->state_read);
+  CHECK(l1->replay == 0u);
+  CHECK(l17->state_read);
+  CHECK(l17->crc_flit == 0u);
+}
+
+TEST_CASE("check --from: NVLink error counters in a pasted nvlink -e are judged, its links' state is not guessed", "[cli][paste][topology][links]") {
+  const std::string both = capture("nvlink-e-s_h100-ml-engineering.txt");
+  auto clean = judge(both);
+  CHECK(clean.rules.count("nvlink-error-counters") == 0);
+  CHECK(clean.rules.count("nvlink-link-down") == 0);
+
+  // Synthetic: link 1's replay counter at 7, as a flaky link counts.
+  std::string counted = both;
+  replace_once(counted, "Link 1: Replay Errors: 0", "Link 1: Replay Errors: 7");
+  auto j = judge(counted);
+  CHECK(j.rules.count("nvlink-error-counters") == 1);
+  CHECK(j.rules.count("nvlink-link-down") == 0);
+
+  // -e alone: no link reads as down for want of a -s line.
+  const std::string errors_only = counted.substr(0, counted.find("Another useful command"));
+  const Facts f = gpucheck::test::paste(errors_only);
+  REQUIRE(f.nvlink);
+  for (auto& l : f.nvlink->gpus.at(0).links) CHECK_FALSE(l.state_read);
+  j = judge(errors_only);
+  CHECK(j.rules.count("nvlink-error-counters") == 1);
+  CHECK(j.rules.count("nvlink-link-down") == 0);
+}
+
+TEST_CASE("pasted nvlink -e with hostile counts reads what it can", "[paste][topology][links][hostile]") {
+  const std::string text =
+      "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)\n"
+      "\t Link 0: Replay Errors: -5\n"
+      "\t Link 0: Recovery Errors: 99999999999999999999999\n"
+      "\t Link 0: CRC Errors: 3\n"
+      "\t Link 1: Bogus Errors: 1\n"
+      "\t Link 99: CRC Errors: 1\n";
+  const Facts f = gpucheck::test::paste(text);
+  REQUIRE(f.nvlink);
+  REQUIRE(f.nvlink->gpus.size() == 1);
+  REQUIRE(f.nvlink->gpus[0].links.size() == 1);
+  const auto& l = f.nvlink->gpus[0].links[0];
+  CHECK_FALSE(l.replay);
+  CHECK_FALSE(l.recovery);
+  CHECK(l.crc_flit == 3u);
+}
+
