@@ -120,3 +120,75 @@ TEST_CASE("pasted nvlink -e with hostile counts reads what it can", "[paste][top
   CHECK(l.crc_flit == 3u);
 }
 
+TEST_CASE("pasted ibv_devinfo reads devices and ports as sysfs names them", "[paste][topology][links]") {
+  const Facts f = gpucheck::test::paste(capture("ibv_devinfo_connectx7-port-down.txt"));
+  REQUIRE(f.network.read);
+  REQUIRE(f.network.ib.size() == 2);
+  const auto& d0 = f.network.ib[0];
+  CHECK(d0.name == "mlx5_0");
+  CHECK(d0.hca_type == "MT4129");  // vendor_part_id 4129, as ibstat's "CA type"
+  CHECK(d0.fw_ver == "28.39.2048");
+  CHECK(d0.board_id == "MT_0000000838");
+  REQUIRE(d0.ports.size() == 1);
+  CHECK(d0.ports[0].port == 1);
+  CHECK(d0.ports[0].state == "DOWN");
+  CHECK(d0.ports[0].link_layer == "InfiniBand");
+  CHECK_FALSE(d0.ports[0].rate_gbps);  // plain ibv_devinfo shows no width or speed
+  // The capture ends after mlx5_1's board_id: a device without ports.
+  CHECK(f.network.ib[1].name == "mlx5_1");
+  CHECK(f.network.ib[1].ports.empty());
+
+  const Facts roce = gpucheck::test::paste(capture("ibv_devinfo_connectx6dx-roce-down.txt"));
+  REQUIRE(roce.network.ib.size() == 2);
+  CHECK(roce.network.ib[0].hca_type == "MT4125");
+  REQUIRE(roce.network.ib[0].ports.size() == 1);
+  CHECK(roce.network.ib[0].ports[0].state == "DOWN");
+  CHECK(roce.network.ib[0].ports[0].link_layer == "Ethernet");
+  CHECK(roce.network.ib[1].hca_type == "MT4129");
+}
+
+TEST_CASE("check --from: a pasted ibv_devinfo port down beside an active peer is rdma-port-down", "[cli][paste][topology][links]") {
+  const std::string real = capture("ibv_devinfo_connectx7-port-down.txt");
+  // Alone: mlx5_0's port is down and no peer is shown up, so nothing to compare.
+  auto alone = judge(real);
+  CHECK(alone.rules.count("rdma-port-down") == 0);
+
+  // Synthetic: mlx5_1's port, cut from the capture, ACTIVE as ibv_devinfo -v
+  // prints one (the -v fields: phys_state, active_width, active_speed).
+  const std::string peer = real +
+                           "        phys_port_cnt:                  1\n"
+                           "                port:   1\n"
+                           "                        state:                  PORT_ACTIVE (4)\n"
+                           "                        max_mtu:                4096 (5)\n"
+                           "                        phys_state:             LINK_UP (5)\n"
+                           "                        active_width:           4X (2)\n"
+                           "                        active_speed:           100.0 Gbps (64)\n"
+                           "                        link_layer:             InfiniBand\n";
+  const Facts f = gpucheck::test::paste(peer);
+  REQUIRE(f.network.ib.size() == 2);
+  REQUIRE(f.network.ib[1].ports.size() == 1);
+  const auto& p = f.network.ib[1].ports[0];
+  CHECK(p.state == "ACTIVE");
+  CHECK(p.phys_state == "LinkUp");
+  CHECK(p.rate == "400 Gb/sec (4X NDR)");
+  CHECK(p.rate_gbps == Approx(400));
+  auto j = judge(peer);
+  CHECK(j.rules.count("rdma-port-down") == 1);
+  CHECK(j.rules.count("rdma-rail-port-down") == 0);  // a paste shows no PCIe path: no rail known
+  CHECK(j.rules.count("gpudirect-rdma-missing") == 0);
+  CHECK(j.verdict != "pass");
+}
+
+TEST_CASE("pasted ibv_devinfo with hostile fields reads what it can", "[paste][topology][links][hostile]") {
+  std::string text = "hca_id: mlx5_0\n\tvendor_id: 0x1425\n\tvendor_part_id: 25608\n";
+  for (int i = 0; i < 400; ++i) text += "\t\tport:\t" + std::to_string(i) + "\n\t\t\tstate:\tPORT_ACTIVE (99)\n\t\t\tactive_width:\t4096X (9)\n\t\t\tactive_speed:\tnan Gbps (1)\n";
+  const Facts f = gpucheck::test::paste(text);
+  REQUIRE(f.network.ib.size() == 1);
+  CHECK_FALSE(f.network.ib[0].hca_type);  // not Mellanox's: sysfs's name is not known
+  CHECK(f.network.ib[0].ports.size() == 255);
+  for (auto& p : f.network.ib[0].ports) {
+    CHECK_FALSE(p.state);
+    CHECK_FALSE(p.rate_gbps);
+  }
+}
+
