@@ -122,6 +122,8 @@ class Merger {
       for (auto& d : net.ib)
         if (into_.network.ib.size() < kMaxRdmaDevices) into_.network.ib.push_back(d);
     }
+    // The plugin an NCCL_DEBUG log says NCCL loaded: the first log's stands.
+    if (net.nccl_net_plugin && !into_.network.nccl_net_plugin) into_.network.nccl_net_plugin = net.nccl_net_plugin;
     if (auto& l = from_.facts.nvlink) {
       if (!into_.nvlink) into_.nvlink = NvLinkFacts{{}, l->source};
       auto& gpus = into_.nvlink->gpus;

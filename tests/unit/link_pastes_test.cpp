@@ -192,3 +192,46 @@ TEST_CASE("pasted ibv_devinfo with hostile fields reads what it can", "[paste][t
   }
 }
 
+TEST_CASE("pasted NCCL_DEBUG=INFO logs: the version, the environment NCCL read and its network", "[paste][topology][links]") {
+  const Facts rtx = gpucheck::test::paste(capture("nccl-debug_rtx5090-socket.txt"));
+  int nccl = 0;
+  for (auto& l : rtx.software.libraries)
+    if (l.name == "nccl") {
+      ++nccl;
+      CHECK(l.version == "2.25.1");
+    }
+  CHECK(nccl == 1);  // two ranks print the same version: one library
+  CHECK_FALSE(rtx.network.nccl_net_plugin);
+  REQUIRE(rtx.report);
+  bool said = false;
+  for (auto& b : rtx.report->blocks)
+    if (b.note && b.note->find("network Socket") != std::string::npos && b.note->find("no net plugin") != std::string::npos) said = true;
+  CHECK(said);
+
+  const Facts ib_off = gpucheck::test::paste(capture("nccl-debug_ib-disabled-socket.txt"));
+  CHECK(ib_off.software.gpu_env.at("NCCL_IB_DISABLE") == "1");
+  CHECK(ib_off.software.gpu_env.at("NCCL_P2P_LEVEL") == "LOC");
+
+  const Facts sharp = gpucheck::test::paste(capture("nccl-debug_hpcx-sharp-plugin.txt"));
+  REQUIRE(sharp.network.nccl_net_plugin);
+  CHECK(sharp.network.nccl_net_plugin->path == "/opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so");
+  CHECK(sharp.network.nccl_net_plugin->file == "libnccl-net.so");
+}
+
+TEST_CASE("check --from: NCCL's environment from a pasted log is judged against the links pasted beside it", "[cli][paste][topology][links]") {
+  // NCCL_IB_DISABLE=1 in a real log, beside the real ibstat of an H100 node
+  // with ACTIVE RoCE ports: NCCL talks TCP while RDMA ports are up.
+  const std::string log = capture("nccl-debug_ib-disabled-socket.txt");
+  const std::string ibstat = read_file(source_path("tests/fixtures/captures/hgx-h100-roce_ibstat.txt"));
+  auto j = judge(log + "\n" + ibstat);
+  CHECK(j.rules.count("nccl-ib-disabled") == 1);
+  // The log alone shows no RDMA port: nothing to judge it against.
+  CHECK(judge(log).rules.count("nccl-ib-disabled") == 0);
+
+  // Synthetic: the line NCCL prints for NCCL_P2P_DISABLE=1 (as in the
+  // logs of NCCL 2.2x), beside a real nvlink -s of eight NVLinked A100s.
+  const std::string nvlink = capture("nvlink-s_a100-sxm4-8gpu.txt");
+  const std::string p2p = "host:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1\n";
+  CHECK(judge(p2p + "\n" + nvlink).rules.count("nccl-p2p-disabled-nvlink") == 1);
+  CHECK(judge(nvlink).rules.count("nccl-p2p-disabled-nvlink") == 0);
+}
