@@ -105,6 +105,9 @@ struct NetworkFacts {
 struct NvLink {
   int link = 0;
   bool active = false;
+  // False where only error counters were read (a pasted `nvidia-smi nvlink
+  // -e`): `active` then says nothing, and no rule counts the link up or down.
+  bool state_read = true;
   // nvmlNvlinkVersion_t as NVML answers it: a code, not the generation
   // (NVLink 3.0 is 4, 4.0 is 6, 5.0 is 7).
   std::optional<int> version;

@@ -74,7 +74,7 @@ J to_json(const NvLinkFacts& f) {
   for (auto& g : f.gpus) {
     J links = J::array();
     for (auto& l : g.links)
-      links.push_back({{"link", l.link}, {"active", l.active}, {"version", opt(l.version)}, {"remote_pci", opt(l.remote_pci)},
+      links.push_back({{"link", l.link}, {"active", l.state_read ? J(l.active) : J(nullptr)}, {"version", opt(l.version)}, {"remote_pci", opt(l.remote_pci)},
                        {"replay", opt(l.replay)}, {"recovery", opt(l.recovery)}, {"crc_flit", opt(l.crc_flit)},
                        {"crc_data", opt(l.crc_data)}});
     gpus.push_back({{"pci_bus_id", g.pci_bus_id}, {"links", std::move(links)}});

@@ -16,6 +16,8 @@ BlockReader nvsmi_csv_reader();
 BlockReader nvsmi_topo_reader();
 BlockReader nvlink_reader();
 BlockReader ibstat_reader();
+BlockReader ibv_devinfo_reader();
+BlockReader nccl_debug_reader();
 BlockReader proc_version_reader();
 BlockReader nvcc_reader();
 BlockReader packages_reader();

@@ -119,7 +119,10 @@ NvLinkFacts read_nvlink(JsonReader& r, const Node& n) {
       if (links.links.size() == 64) break;
       NvLink link;
       link.link = static_cast<int>(r.integer(l, "link"));
-      link.active = r.boolean(l, "active");
+      // null: only the link's error counters were read (a pasted nvlink -e).
+      const auto active = r.opt_bool(l, "active");
+      link.active = active.value_or(false);
+      link.state_read = active.has_value();
       link.version = r.opt_narrow<int>(l, "version");
       link.remote_pci = r.opt_string(l, "remote_pci");
       link.replay = r.opt_uint(l, "replay");

@@ -112,7 +112,9 @@ class Merger {
     return std::to_string(n);
   }
 
-  // RDMA devices and NVLinks: each block's are its own devices and GPUs.
+  // RDMA devices: each block's are its own. NVLinks: a GPU that `nvlink -s`
+  // and `nvlink -e` both list is one GPU, its links joined by number (the
+  // state from one, the counters from the other).
   void links() {
     auto& net = from_.facts.network;
     if (net.read) {
@@ -120,10 +122,41 @@ class Merger {
       for (auto& d : net.ib)
         if (into_.network.ib.size() < kMaxRdmaDevices) into_.network.ib.push_back(d);
     }
+    // The plugin an NCCL_DEBUG log says NCCL loaded: the first log's stands.
+    if (net.nccl_net_plugin && !into_.network.nccl_net_plugin) into_.network.nccl_net_plugin = net.nccl_net_plugin;
     if (auto& l = from_.facts.nvlink) {
       if (!into_.nvlink) into_.nvlink = NvLinkFacts{{}, l->source};
-      for (auto& g : l->gpus)
-        if (into_.nvlink->gpus.size() < kMaxGpusPerNode) into_.nvlink->gpus.push_back(g);
+      auto& gpus = into_.nvlink->gpus;
+      std::unordered_map<std::string, std::size_t> at;
+      for (std::size_t i = 0; i < gpus.size(); ++i) at.emplace(gpus[i].pci_bus_id, i);
+      for (auto& g : l->gpus) {
+        auto it = at.find(g.pci_bus_id);
+        if (it == at.end()) {
+          if (gpus.size() < kMaxGpusPerNode) gpus.push_back(g);
+          continue;
+        }
+        join_links(gpus[it->second], g);
+      }
+    }
+  }
+
+  // Each GPU has at most 64 links: the pairwise search stays small.
+  static void join_links(GpuNvLinks& a, const GpuNvLinks& b) {
+    for (auto& lb : b.links) {
+      auto la = std::find_if(a.links.begin(), a.links.end(), [&](const NvLink& x) { return x.link == lb.link; });
+      if (la == a.links.end()) {
+        if (a.links.size() < 64) a.links.push_back(lb);
+        continue;
+      }
+      if (!la->state_read && lb.state_read) {
+        la->active = lb.active;
+        la->state_read = true;
+      }
+      for (auto [dst, src] : {std::pair{&la->replay, &lb.replay}, {&la->recovery, &lb.recovery}, {&la->crc_flit, &lb.crc_flit},
+                              {&la->crc_data, &lb.crc_data}})
+        if (!*dst) *dst = *src;
+      if (!la->version) la->version = lb.version;
+      if (!la->remote_pci) la->remote_pci = lb.remote_pci;
     }
   }
 

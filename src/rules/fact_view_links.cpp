@@ -178,19 +178,24 @@ void nvlink_facts(const Facts& f, std::vector<FactMap>& gpu_maps, FactMap& host)
     auto it = by_bus.find(normalize_pci_bus_id(gm.at("gpu.address").text));
     if (it == by_bus.end() || it->second->links.empty()) continue;
     std::vector<std::string> down, errors;
-    std::size_t active = 0;
+    std::size_t active = 0, known = 0;
     for (auto& l : it->second->links) {
-      if (l.active) ++active;
-      else down.push_back("link " + std::to_string(l.link));
+      // A pasted nvlink -e counts errors without saying whether the link is up.
+      if (l.state_read) {
+        ++known;
+        if (l.active) ++active;
+        else down.push_back("link " + std::to_string(l.link));
+      }
       if (counted(l))
         errors.push_back("link " + std::to_string(l.link) + ": replay " + std::to_string(l.replay.value_or(0)) + ", recovery " +
                          std::to_string(l.recovery.value_or(0)) + ", CRC flit " + std::to_string(l.crc_flit.value_or(0)) +
                          ", CRC data " + std::to_string(l.crc_data.value_or(0)));
     }
-    gm["gpu.nvlink_links"] = F::of_number(static_cast<double>(it->second->links.size()), src);
+    gm["gpu.nvlink_errors"] = F::of_list(errors, src);
+    if (!known) continue;
+    gm["gpu.nvlink_links"] = F::of_number(static_cast<double>(known), src);
     gm["gpu.nvlink_active"] = F::of_number(static_cast<double>(active), src);
     gm["gpu.nvlink_inactive"] = F::of_list(down, src);
-    gm["gpu.nvlink_errors"] = F::of_list(errors, src);
     most = std::max(most, static_cast<double>(active));
   }
   if (most >= 0) host["nvlink.active_most"] = F::of_number(most, src);
