@@ -31,7 +31,7 @@ Judged judge(const std::string& text) {
   gpucheck::test::write_file(t.path() / "paste.txt", text);
   auto r = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "paste.txt").string(), "--json"});
   INFO("exit " << r.exit_code << ": " << r.err);
-  REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+  REQUIRE((r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3));  // 3: the paste shows no driver or framework
   const json j = json::parse(r.out);
   Judged out{r.exit_code, j["verdict"].get<std::string>(), {}};
   for (auto& f : j["findings"]) out.rules.insert(f["rule"].get<std::string>());
