@@ -370,6 +370,8 @@ struct ReportReading {
   // Hugging Face repositories the paste names ("--model mistralai/Mistral-7B-v0.1"),
   // each once, in order, at most kReportReposKept: what a model was.
   std::vector<ReportStatement> repos;
+  // Copy-rate matrices between GPUs (p2pBandwidthLatencyTest, nvbandwidth).
+  std::vector<PeerRateMatrix> peer_rates;
 };
 
 inline constexpr int kReportUnreadShown = 20;

@@ -123,6 +123,13 @@ J to_json(const ReportReading& r) {
   for (auto& st : r.stated) stated.push_back({{"kind", st.value}, {"source", st.source}});
   J repos = J::array();
   for (auto& repo : r.repos) repos.push_back({{"value", repo.value}, {"source", repo.source}});
+  J matrices = J::array();
+  for (auto& m : r.peer_rates) {
+    J rates = J::array();
+    for (auto& x : m.rates) rates.push_back({{"src", x.src}, {"dst", x.dst}, {"gbs", x.gbs}});
+    matrices.push_back({{"test", m.test}, {"peer_access", m.peer_access}, {"bidirectional", m.bidirectional},
+                        {"rates", std::move(rates)}, {"source", m.source}});
+  }
   J oom = nullptr;
   if (r.out_of_memory)
     oom = {{"requested_bytes", opt(r.out_of_memory->requested_bytes)}, {"free_bytes", opt(r.out_of_memory->free_bytes)}, {"source", r.out_of_memory->source}};
@@ -133,7 +140,8 @@ J to_json(const ReportReading& r) {
            {"conflicts", std::move(conflicts)},
            {"stated", std::move(stated)},
            {"out_of_memory", std::move(oom)},
-           {"repos", std::move(repos)}};
+           {"repos", std::move(repos)},
+           {"peer_rates", std::move(matrices)}};
 }
 
 J to_json(const Facts& f) {

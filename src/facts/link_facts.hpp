@@ -121,6 +121,25 @@ struct GpuNvLinks {
   std::vector<NvLink> links;  // the links NVML knows of; none: the GPU has no NVLink
 };
 
+// A matrix of copy rates between GPUs that a pasted tool measured: CUDA's
+// p2pBandwidthLatencyTest or nvbandwidth (docs/topology.md, "Pastes"). GPUs
+// are the tool's CUDA ordinals; the diagonal (a GPU to itself) is left out.
+struct PeerRate {
+  int src = 0, dst = 0;
+  double gbs = 0;
+};
+struct PeerRateMatrix {
+  std::string test;          // "p2pBandwidthLatencyTest: Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix"
+  bool peer_access = true;   // false: P2P=Disabled, every copy staged through host memory
+  bool bidirectional = false;  // measured while the reverse copy ran
+  std::vector<PeerRate> rates;
+  std::string source;
+};
+// A paste holds a few of these (one tool prints up to eight); at most this
+// many are kept, each of at most this many GPUs.
+inline constexpr std::size_t kMaxPeerRateMatrices = 16;
+inline constexpr std::size_t kMaxPeerRateGpus = 64;
+
 struct NvLinkFacts {
   std::vector<GpuNvLinks> gpus;
   std::string source;

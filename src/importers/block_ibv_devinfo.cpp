@@ -63,9 +63,10 @@ std::optional<std::string> phys_word(std::string_view v) {
 // it ("400 Gb/sec (4X NDR)"), its data rate per lane named as IBTA names it.
 void set_rate(IbPort& port, std::string_view width, std::string_view speed) {
   const auto x = width.find('X');
-  const auto lanes = x == std::string_view::npos ? std::nullopt : parse_int_in(width.substr(0, x), 1, 32);
+  // Not a conditional expression: GCC 12 at -O3 then thinks the optional may be unset.
+  const int lanes = x == std::string_view::npos ? 0 : parse_int_in(width.substr(0, x), 1, 32).value_or(0);
   const auto g = speed.find(" Gbps");
-  if (!lanes || g == std::string_view::npos) return;
+  if (lanes == 0 || g == std::string_view::npos) return;
   double lane = 0;
   const std::string number(speed.substr(0, g));
   char rest = 0;
@@ -78,9 +79,9 @@ void set_rate(IbPort& port, std::string_view width, std::string_view speed) {
   const char* name = nullptr;
   for (auto& n : kNames)
     if (n.gbps == lane) name = n.name;
-  const double total = lane * *lanes;
+  const double total = lane * lanes;
   char text[64];
-  std::snprintf(text, sizeof text, "%g Gb/sec (%dX%s%s)", total, *lanes, name ? " " : "", name ? name : "");
+  std::snprintf(text, sizeof text, "%g Gb/sec (%dX%s%s)", total, lanes, name ? " " : "", name ? name : "");
   port.rate = text;
   port.rate_gbps = ib_rate_gbps(text);
 }

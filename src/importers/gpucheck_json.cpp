@@ -230,6 +230,15 @@ ReportReading read_report_reading(JsonReader& r, const Node& n) {
     out.out_of_memory = OutOfMemoryStatement{r.opt_uint(oom, "requested_bytes"), r.opt_uint(oom, "free_bytes"), r.string(oom, "source")};
   for (auto& repo : r.objects(r.child(n, "repos")))
     if (out.repos.size() < kReportReposKept) out.repos.push_back(ReportStatement{r.string(repo, "value"), r.string(repo, "source")});
+  for (auto& m : r.objects(r.child(n, "peer_rates"))) {
+    if (out.peer_rates.size() == kMaxPeerRateMatrices) break;
+    PeerRateMatrix matrix{r.string(m, "test"), r.boolean(m, "peer_access"), r.boolean(m, "bidirectional"), {}, r.string(m, "source")};
+    for (auto& x : r.objects(r.child(m, "rates"))) {
+      if (matrix.rates.size() == kMaxPeerRateGpus * (kMaxPeerRateGpus - 1)) break;
+      matrix.rates.push_back(PeerRate{static_cast<int>(r.integer(x, "src")), static_cast<int>(r.integer(x, "dst")), r.number(x, "gbs")});
+    }
+    out.peer_rates.push_back(std::move(matrix));
+  }
   return out;
 }
 

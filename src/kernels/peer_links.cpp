@@ -37,7 +37,8 @@ std::optional<PeerLink> nvlink_between(const Gpu& a, const Gpu& b, bool nvswitch
   if (!a.nvlinks || !b.nvlinks || a.nvlinks->links.empty() || b.nvlinks->links.empty()) return std::nullopt;
   const std::size_t known = a.nvlinks->links.size(), up_a = active(*a.nvlinks), up_b = active(*b.nvlinks);
   if (up_a == 0 || up_b == 0) return std::nullopt;
-  const auto total = a.model ? nvlink_total_gbs(*a.model) : std::nullopt;
+  // 0: no figure (a plain value: GCC 12 at -O3 misjudges an optional from a conditional expression).
+  const double total = a.model ? nvlink_total_gbs(*a.model).value_or(0) : 0;
   const auto direct = static_cast<std::size_t>(std::count_if(a.nvlinks->links.begin(), a.nvlinks->links.end(), [&](const NvLink& k) {
     return k.active && k.remote_pci && normalize_pci_bus_id(*k.remote_pci) == b.key;
   }));
@@ -45,9 +46,9 @@ std::optional<PeerLink> nvlink_between(const Gpu& a, const Gpu& b, bool nvswitch
   if (direct > 0) {
     p.link = "nvlink";
     p.source = "NVLink: " + std::to_string(direct) + " of its " + std::to_string(known) + " links reach it";
-    if (total) {
-      p.gbs = *total / 2 * static_cast<double>(direct) / static_cast<double>(known);
-      p.source += ", that share of " + datasheet(a, *total);
+    if (total > 0) {
+      p.gbs = total / 2 * static_cast<double>(direct) / static_cast<double>(known);
+      p.source += ", that share of " + datasheet(a, total);
     }
   } else if (nvswitch) {
     // Every link goes to a switch: the pair gets the smaller side's active share.
@@ -56,9 +57,9 @@ std::optional<PeerLink> nvlink_between(const Gpu& a, const Gpu& b, bool nvswitch
     p.link = "nvswitch";
     p.source = "NVLink through NVSwitches: " + std::to_string(up_a) + " of " + std::to_string(known) + " links active here, " +
                std::to_string(up_b) + " of " + std::to_string(b.nvlinks->links.size()) + " there";
-    if (total) {
-      p.gbs = *total / 2 * share;
-      p.source += ", that share of " + datasheet(a, *total);
+    if (total > 0) {
+      p.gbs = total / 2 * share;
+      p.source += ", that share of " + datasheet(a, total);
     }
   } else {
     p.link = "nvlink";

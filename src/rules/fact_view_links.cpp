@@ -3,6 +3,7 @@
 // the RDMA ports and GPUDirect RDMA, and which NIC is near which GPU.
 // docs/topology.md explains each.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -302,6 +303,54 @@ void nic_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vecto
   }
 }
 
+std::string rate_text(double gbs) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", gbs);
+  return buf;
+}
+
+// At most a few pairs by name, then how many in all: a board whose every
+// pair is slow lists 56.
+std::vector<std::string> first_pairs(std::vector<std::string> pairs) {
+  constexpr std::size_t kShown = 6;
+  if (pairs.size() <= kShown) return pairs;
+  const std::size_t all = pairs.size();
+  pairs.resize(kShown);
+  pairs.push_back("and " + std::to_string(all - kShown) + " more");
+  return pairs;
+}
+
+// The copy-rate matrices a paste shows (p2pBandwidthLatencyTest,
+// nvbandwidth): pairs far below their matrix's median, and pairs whose
+// peer-to-peer copies are slower than the same tool's copies staged
+// through host memory, which peer traffic redirected by ACS shows.
+void peer_rate_facts(const Facts& f, FactMap& host) {
+  if (!f.report || f.report->peer_rates.empty()) return;
+  std::vector<std::string> slow, staged_faster;
+  std::string src;
+  std::map<std::pair<int, int>, double> staged;
+  for (auto& m : f.report->peer_rates)
+    if (!m.peer_access && !m.bidirectional)
+      for (auto& r : m.rates) staged[{r.src, r.dst}] = r.gbs;
+  for (auto& m : f.report->peer_rates) {
+    if (!m.peer_access || m.bidirectional || m.rates.size() < 2) continue;
+    src += (src.empty() ? "" : "; ") + m.source;
+    std::vector<double> v;
+    for (auto& r : m.rates) v.push_back(r.gbs);
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    const double median = v[v.size() / 2];
+    for (auto& r : m.rates) {
+      const std::string pair = "GPU " + std::to_string(r.src) + " -> " + std::to_string(r.dst) + ": " + rate_text(r.gbs) + " GB/s";
+      if (r.gbs < 0.5 * median) slow.push_back(pair + " (median " + rate_text(median) + ")");
+      if (auto s = staged.find({r.src, r.dst}); s != staged.end() && r.gbs < 0.8 * s->second)
+        staged_faster.push_back(pair + " (" + rate_text(s->second) + " staged)");
+    }
+  }
+  if (src.empty()) return;
+  host["p2p.slow_pairs"] = F::of_list(first_pairs(std::move(slow)), src);
+  if (!staged.empty()) host["p2p.slower_than_staged"] = F::of_list(first_pairs(std::move(staged_faster)), src);
+}
+
 }  // namespace
 
 void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vector<FactMap>& gpu_maps, FactMap& host) {
@@ -313,6 +362,7 @@ void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vect
   nvlink_facts(f, gpu_maps, host);
   rdma_facts(f, under, host);
   nic_facts(f, gpus, gpu_maps);
+  peer_rate_facts(f, host);
   // NCCL reads these as integers (ncclLoadParam: strtoll): any value that is
   // not zero turns the transport off; "true" reads as 0.
   for (auto [var, fact] : {std::pair{"NCCL_P2P_DISABLE", "nccl.p2p_disabled"}, std::pair{"NCCL_IB_DISABLE", "nccl.ib_disabled"}})

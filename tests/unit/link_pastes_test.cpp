@@ -235,3 +235,83 @@ TEST_CASE("check --from: NCCL's environment from a pasted log is judged against 
   CHECK(judge(p2p + "\n" + nvlink).rules.count("nccl-p2p-disabled-nvlink") == 1);
   CHECK(judge(nvlink).rules.count("nccl-p2p-disabled-nvlink") == 0);
 }
+
+TEST_CASE("pasted copy-rate matrices: p2pBandwidthLatencyTest and nvbandwidth, every pair in its direction", "[paste][topology][links]") {
+  const Facts p2p = gpucheck::test::paste(capture("p2pBandwidthLatencyTest_6gpu-p2p-slower-than-staged.txt"));
+  REQUIRE(p2p.report);
+  REQUIRE(p2p.report->peer_rates.size() == 3);
+  const auto& staged = p2p.report->peer_rates[0];
+  CHECK_FALSE(staged.peer_access);
+  CHECK_FALSE(staged.bidirectional);
+  REQUIRE(staged.rates.size() == 30);  // 6 GPUs, the diagonal left out
+  CHECK(staged.rates[0].src == 0);
+  CHECK(staged.rates[0].dst == 1);
+  CHECK(staged.rates[0].gbs == Approx(20.10));
+  CHECK(p2p.report->peer_rates[1].peer_access);
+  CHECK(p2p.report->peer_rates[1].test == "p2pBandwidthLatencyTest: Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix");
+
+  const Facts nvb = gpucheck::test::paste(capture("nvbandwidth_rtx-a6000-6gpu.txt"));
+  REQUIRE(nvb.report);
+  REQUIRE(nvb.report->peer_rates.size() == 1);
+  const auto& m = nvb.report->peer_rates[0];
+  REQUIRE(m.rates.size() == 30);
+  bool found = false;
+  for (auto& r : m.rates)
+    if (r.src == 0 && r.dst == 3) found = r.gbs == Approx(21.95);
+  CHECK(found);
+  // The SUM line belongs to the matrix: nothing of it is left unread.
+  for (auto& u : nvb.report->unread) CHECK(u.text.find("SUM") == std::string::npos);
+
+  // Synthetic: the same matrix printed "GPU(row) <- GPU(column)" carries the data from the column's GPU to the row's.
+  std::string reversed = capture("nvbandwidth_rtx-a6000-6gpu.txt");
+  replace_once(reversed, "GPU(row) -> GPU(column)", "GPU(row) <- GPU(column)");
+  const Facts back = gpucheck::test::paste(reversed);
+  REQUIRE(back.report);
+  REQUIRE(back.report->peer_rates.size() == 1);
+  found = false;
+  for (auto& r : back.report->peer_rates[0].rates)
+    if (r.src == 3 && r.dst == 0) found = r.gbs == Approx(21.95);
+  CHECK(found);
+}
+
+TEST_CASE("check --from: peer copies slower than staged ones, and a pair far below the others, are judged", "[cli][paste][topology][links]") {
+  // Real: P2P writes at about 10 GB/s where copies through host memory reach 20 to 22.
+  auto slow = judge(capture("p2pBandwidthLatencyTest_6gpu-p2p-slower-than-staged.txt"));
+  CHECK(slow.rules.count("p2p-slower-than-staged") == 1);
+  CHECK(slow.rules.count("p2p-pair-slow") == 0);  // every pair alike: none stands out
+  // Real: six A6000s over PCIe, 21.8 to 26.35 GB/s: healthy.
+  const std::string nvb = capture("nvbandwidth_rtx-a6000-6gpu.txt");
+  auto healthy = judge(nvb);
+  CHECK(healthy.rules.count("p2p-pair-slow") == 0);
+  CHECK(healthy.rules.count("p2p-slower-than-staged") == 0);
+  // Synthetic: the same matrix with GPU 0 -> 3 at 8.10 GB/s.
+  std::string one_slow = nvb;
+  replace_once(one_slow, " 0       N/A     26.34     26.35     21.95", " 0       N/A     26.34     26.35      8.10");
+  gpucheck::test::TempDir t;
+  gpucheck::test::write_file(t.path() / "paste.txt", one_slow);
+  auto r = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "paste.txt").string(), "--json"});
+  const auto j = nlohmann::ordered_json::parse(r.out);  // "schema" first, as gpucheck writes it
+  std::string message;
+  for (auto& f : j["findings"])
+    if (f["rule"] == "p2p-pair-slow") message = f["message"].get<std::string>();
+  CHECK_THAT(message, Catch::Contains("GPU 0 -> 3: 8.1 GB/s (median 22.6)"));
+  // gpucheck's own JSON of that paste carries the matrix: judged the same again.
+  gpucheck::test::write_file(t.path() / "again.json", j["facts"].dump());
+  auto again = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "again.json").string(), "--json"});
+  CHECK_THAT(again.out, Catch::Contains("p2p-pair-slow"));
+}
+
+TEST_CASE("a pasted copy-rate matrix of thousands of columns keeps 64 GPUs and ends in time", "[paste][topology][links][hostile]") {
+  std::string text = "Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)\n   D\\D";
+  for (int c = 0; c < 3000; ++c) text += " " + std::to_string(c);
+  text += "\n";
+  for (int r = 0; r < 300; ++r) {
+    text += std::to_string(r);
+    for (int c = 0; c < 3000; ++c) text += " 1e308";
+    text += "\n";
+  }
+  const Facts f = gpucheck::test::paste(text);
+  REQUIRE(f.report);
+  REQUIRE(f.report->peer_rates.size() == 1);
+  CHECK(f.report->peer_rates[0].rates.empty());  // 1e308 GB/s is no rate
+}
