@@ -372,6 +372,8 @@ struct ReportReading {
   std::vector<ReportStatement> repos;
   // Copy-rate matrices between GPUs (p2pBandwidthLatencyTest, nvbandwidth).
   std::vector<PeerRateMatrix> peer_rates;
+  // nccl-tests runs (all_reduce_perf and its kin).
+  std::vector<NcclTestRun> nccl_tests;
 };
 
 inline constexpr int kReportUnreadShown = 20;

@@ -130,6 +130,10 @@ J to_json(const ReportReading& r) {
     matrices.push_back({{"test", m.test}, {"peer_access", m.peer_access}, {"bidirectional", m.bidirectional},
                         {"rates", std::move(rates)}, {"source", m.source}});
   }
+  J runs = J::array();
+  for (auto& t : r.nccl_tests)
+    runs.push_back({{"gpus", opt(t.gpus)}, {"wrong", t.wrong}, {"out_of_bounds", opt(t.out_of_bounds)},
+                    {"avg_busbw_gbs", opt(t.avg_busbw_gbs)}, {"validated", t.validated}, {"source", t.source}});
   J oom = nullptr;
   if (r.out_of_memory)
     oom = {{"requested_bytes", opt(r.out_of_memory->requested_bytes)}, {"free_bytes", opt(r.out_of_memory->free_bytes)}, {"source", r.out_of_memory->source}};
@@ -141,7 +145,8 @@ J to_json(const ReportReading& r) {
            {"stated", std::move(stated)},
            {"out_of_memory", std::move(oom)},
            {"repos", std::move(repos)},
-           {"peer_rates", std::move(matrices)}};
+           {"peer_rates", std::move(matrices)},
+           {"nccl_tests", std::move(runs)}};
 }
 
 J to_json(const Facts& f) {

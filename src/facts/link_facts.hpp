@@ -140,6 +140,18 @@ struct PeerRateMatrix {
 inline constexpr std::size_t kMaxPeerRateMatrices = 16;
 inline constexpr std::size_t kMaxPeerRateGpus = 64;
 
+// One run of an nccl-tests binary (all_reduce_perf, …) a paste shows: its
+// data validation's verdict and its average bus bandwidth.
+struct NcclTestRun {
+  std::optional<int> gpus;                    // nGpus × the ranks listed
+  std::uint64_t wrong = 0;                    // the #wrong columns added up
+  std::optional<std::uint64_t> out_of_bounds; // "# Out of bounds values : 56 FAILED"
+  std::optional<double> avg_busbw_gbs;        // "# Avg bus bandwidth : 123.4"
+  bool validated = true;                      // false: "validation: 0", or neither #wrong columns nor the out-of-bounds line
+  std::string source;
+};
+inline constexpr std::size_t kMaxNcclTestRuns = 16;
+
 struct NvLinkFacts {
   std::vector<GpuNvLinks> gpus;
   std::string source;

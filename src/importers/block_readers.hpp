@@ -17,6 +17,7 @@ BlockReader nvsmi_topo_reader();
 BlockReader nvlink_reader();
 BlockReader ibstat_reader();
 BlockReader peer_rates_reader();
+BlockReader nccl_tests_reader();
 BlockReader ibv_devinfo_reader();
 BlockReader nccl_debug_reader();
 BlockReader proc_version_reader();

@@ -239,6 +239,11 @@ ReportReading read_report_reading(JsonReader& r, const Node& n) {
     }
     out.peer_rates.push_back(std::move(matrix));
   }
+  for (auto& t : r.objects(r.child(n, "nccl_tests"))) {
+    if (out.nccl_tests.size() == kMaxNcclTestRuns) break;
+    out.nccl_tests.push_back(NcclTestRun{r.opt_narrow<int>(t, "gpus"), r.opt_uint(t, "wrong").value_or(0), r.opt_uint(t, "out_of_bounds"),
+                                         r.opt_double(t, "avg_busbw_gbs"), r.boolean(t, "validated"), r.string(t, "source")});
+  }
   return out;
 }
 

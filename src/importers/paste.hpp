@@ -44,6 +44,7 @@ struct BlockFacts {
   std::vector<ReportStatement> stated;  // error kinds its lines state (error_facts.hpp)
   std::optional<OutOfMemoryStatement> out_of_memory;  // what an out-of-memory error asked for
   std::optional<PeerRateMatrix> peer_rates;           // a matrix of copy rates between GPUs
+  std::optional<NcclTestRun> nccl_test;               // an nccl-tests run
   // The block is of its kind but could not be read (XML cut in half): the
   // import fails when no other block read anything, else it is a note.
   std::optional<Problem> problem;

@@ -75,6 +75,7 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"p2p.acs_redirect", K::list, Scope::host, "those ports whose ACS sends peer-to-peer requests or completions up to the root complex (ReqRedir, CmpltRedir, EgressCtrl), one item a switch with the devices below it; absent while a port could not be read"},
       {"p2p.acs_unread", K::list, Scope::host, "those ports whose ACS could not be read: the kernel shows the extended configuration space to root only"},
       {"p2p.slow_pairs", K::list, Scope::host, "pairs of GPUs a pasted p2pBandwidthLatencyTest or nvbandwidth matrix (peer access on, one direction) shows below half of that matrix's median rate: \"GPU 0 -> 3: 8.1 GB/s (median 26.3)\""},
+      {"nccl_tests.wrong_values", K::number, Scope::host, "values a pasted nccl-tests run's own validation found wrong: its \"Out of bounds values\" count or its #wrong columns added up, the largest of the runs that validated"},
       {"p2p.slower_than_staged", K::list, Scope::host, "pairs of GPUs whose peer-to-peer copies a pasted p2pBandwidthLatencyTest shows below 80% of the same pair's copies staged through host memory (P2P=Disabled): \"GPU 0 -> 1: 9.9 GB/s (20.1 staged)\""},
       {"iommu.translating", K::boolean, Scope::host, "the IOMMU translates the GPUs' DMA: an iommu_group of type DMA or DMA-FQ; false for identity (passthrough) or no IOMMU unit"},
       {"iommu.mode", K::text, Scope::host, "the IOMMU in words: \"translated: iommu_group type DMA-FQ\", \"not translated: iommu_group type identity\", \"off: no IOMMU unit\""},

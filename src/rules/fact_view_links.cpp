@@ -351,6 +351,23 @@ void peer_rate_facts(const Facts& f, FactMap& host) {
   if (!staged.empty()) host["p2p.slower_than_staged"] = F::of_list(first_pairs(std::move(staged_faster)), src);
 }
 
+// The values a pasted nccl-tests run's own validation found wrong: its
+// "Out of bounds values" count, or its #wrong columns added up.
+void nccl_test_facts(const Facts& f, FactMap& host) {
+  if (!f.report) return;
+  std::optional<std::uint64_t> wrong;
+  std::string src;
+  for (auto& t : f.report->nccl_tests) {
+    if (!t.validated) continue;
+    const std::uint64_t n = std::max(t.out_of_bounds.value_or(0), t.wrong);
+    if (!wrong || n > *wrong) {
+      wrong = n;
+      src = t.source;
+    }
+  }
+  if (wrong) host["nccl_tests.wrong_values"] = F::of_number(static_cast<double>(*wrong), src);
+}
+
 }  // namespace
 
 void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vector<FactMap>& gpu_maps, FactMap& host) {
@@ -363,6 +380,7 @@ void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vect
   rdma_facts(f, under, host);
   nic_facts(f, gpus, gpu_maps);
   peer_rate_facts(f, host);
+  nccl_test_facts(f, host);
   // NCCL reads these as integers (ncclLoadParam: strtoll): any value that is
   // not zero turns the transport off; "true" reads as 0.
   for (auto [var, fact] : {std::pair{"NCCL_P2P_DISABLE", "nccl.p2p_disabled"}, std::pair{"NCCL_IB_DISABLE", "nccl.ib_disabled"}})

@@ -174,7 +174,7 @@ void fleet_report(std::string_view in) {
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
-      {"report", report, "tests/data/reports;tests/data/nvsmi;tests/data/kernels;tests/fixtures/golden;tests/data/corpus;tests/data/pastes;tests/data/pastes-real;../shared/corpus"},
+      {"report", report, "tests/data/reports;tests/data/nvsmi;tests/data/kernels;tests/fixtures/golden;tests/data/corpus;tests/data/pastes;tests/data/pastes-real;tests/data/links;../shared/corpus"},
       {"manifest", manifest, "tests/fixtures/hosts"},
       {"probes", probes, "tests/fixtures/hosts;tests/fuzz/regressions/manifest"},
       {"lockfile", lockfile, "tests/fixtures/golden"},

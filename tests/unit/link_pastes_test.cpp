@@ -315,3 +315,45 @@ TEST_CASE("a pasted copy-rate matrix of thousands of columns keeps 64 GPUs and e
   REQUIRE(f.report->peer_rates.size() == 1);
   CHECK(f.report->peer_rates[0].rates.empty());  // 1e308 GB/s is no rate
 }
+
+TEST_CASE("pasted nccl-tests: the run's own validation, its GPUs and bus bandwidth", "[paste][topology][links]") {
+  const std::string ok = capture("nccl-tests_alltoall-rtx5090-ok.txt");
+  const Facts f = gpucheck::test::paste(ok);
+  REQUIRE(f.report);
+  REQUIRE(f.report->nccl_tests.size() == 1);
+  const NcclTestRun& run = f.report->nccl_tests[0];
+  CHECK(run.validated);
+  CHECK(run.gpus == 1);
+  CHECK(run.wrong == 0);  // 0 out of place; N/A in place is no count
+  CHECK(run.out_of_bounds == 0);
+  CHECK(run.avg_busbw_gbs == 0.0);
+  CHECK(judge(ok).rules.count("nccl-test-wrong-values") == 0);
+
+  const std::string failed = capture("synthetic-nccl-tests_out-of-bounds.txt");
+  const Facts bad = gpucheck::test::paste(failed);
+  REQUIRE(bad.report);
+  REQUIRE(bad.report->nccl_tests.size() == 1);
+  CHECK(bad.report->nccl_tests[0].wrong == 56);
+  CHECK(bad.report->nccl_tests[0].out_of_bounds == 56);
+  const auto j = judge(failed);
+  CHECK(j.rules.count("nccl-test-wrong-values") == 1);
+  CHECK(j.exit_code == 1);
+
+  // Synthetic: a version before the #wrong column printed the largest error
+  // ("error 1e-07"), not a count; its out-of-bounds line still counts.
+  std::string old = failed;
+  replace_once(old, "busbw #wrong     time   algbw   busbw #wrong", "busbw  error     time   algbw   busbw  error");
+  const Facts before = gpucheck::test::paste(old);
+  REQUIRE(before.report);
+  REQUIRE(before.report->nccl_tests.size() == 1);
+  CHECK(before.report->nccl_tests[0].validated);
+  CHECK(before.report->nccl_tests[0].wrong == 0);
+  CHECK(judge(old).rules.count("nccl-test-wrong-values") == 1);
+  // ... and cut before that line, it shows no validation at all: not judged, not passed as right.
+  std::string cut = old.substr(0, old.find("# Out of bounds"));
+  const Facts unknown = gpucheck::test::paste(cut);
+  REQUIRE(unknown.report);
+  REQUIRE(unknown.report->nccl_tests.size() == 1);
+  CHECK_FALSE(unknown.report->nccl_tests[0].validated);
+  CHECK(judge(cut).rules.count("nccl-test-wrong-values") == 0);
+}
