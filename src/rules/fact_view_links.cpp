@@ -321,27 +321,48 @@ std::vector<std::string> first_pairs(std::vector<std::string> pairs) {
 }
 
 // The copy-rate matrices a paste shows (p2pBandwidthLatencyTest,
-// nvbandwidth): pairs far below their matrix's median, and pairs whose
-// peer-to-peer copies are slower than the same tool's copies staged
-// through host memory, which peer traffic redirected by ACS shows.
+// nvbandwidth) and the peer copies of the kernel checks: pairs far below
+// their matrix's median, and pairs whose peer-to-peer copies are slower
+// than the same tool's copies staged through host memory, which peer
+// traffic redirected by ACS shows. A live copy rated against its link is
+// judged by p2p-copy-slow instead, so only the unrated ones (a path through
+// the root complex) are named here; they still count toward the median.
 void peer_rate_facts(const Facts& f, FactMap& host) {
-  if (!f.report || f.report->peer_rates.empty()) return;
+  struct Matrix {
+    const PeerRateMatrix* m;
+    std::set<std::pair<int, int>> rated;  // pairs judged elsewhere
+  };
+  std::vector<Matrix> matrices;
+  std::map<std::pair<int, int>, double> staged;
+  if (f.report)
+    for (auto& m : f.report->peer_rates) {
+      if (!m.peer_access && !m.bidirectional)
+        for (auto& r : m.rates) staged[{r.src, r.dst}] = r.gbs;
+      if (m.peer_access && !m.bidirectional) matrices.push_back({&m, {}});
+    }
+  PeerRateMatrix live{"gpucheck kernels: peer copies", true, false, {}, ""};
+  std::set<std::pair<int, int>> rated;
+  if (f.kernels) {
+    live.source = "gpucheck kernels (" + f.kernels->library.value_or("libcuda") + "), peer copies";
+    for (auto& c : f.kernels->peer_copies) {
+      if (c.status != StepStatus::passed || !c.gbs) continue;
+      live.rates.push_back({c.src_ordinal, c.dst_ordinal, *c.gbs});
+      if (c.expected_gbs) rated.insert({c.src_ordinal, c.dst_ordinal});
+    }
+    if (!live.rates.empty()) matrices.push_back({&live, std::move(rated)});
+  }
   std::vector<std::string> slow, staged_faster;
   std::string src;
-  std::map<std::pair<int, int>, double> staged;
-  for (auto& m : f.report->peer_rates)
-    if (!m.peer_access && !m.bidirectional)
-      for (auto& r : m.rates) staged[{r.src, r.dst}] = r.gbs;
-  for (auto& m : f.report->peer_rates) {
-    if (!m.peer_access || m.bidirectional || m.rates.size() < 2) continue;
-    src += (src.empty() ? "" : "; ") + m.source;
+  for (auto& [m, judged_elsewhere] : matrices) {
+    if (m->rates.size() < 2) continue;
+    src += (src.empty() ? "" : "; ") + m->source;
     std::vector<double> v;
-    for (auto& r : m.rates) v.push_back(r.gbs);
+    for (auto& r : m->rates) v.push_back(r.gbs);
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     const double median = v[v.size() / 2];
-    for (auto& r : m.rates) {
+    for (auto& r : m->rates) {
       const std::string pair = "GPU " + std::to_string(r.src) + " -> " + std::to_string(r.dst) + ": " + rate_text(r.gbs) + " GB/s";
-      if (r.gbs < 0.5 * median) slow.push_back(pair + " (median " + rate_text(median) + ")");
+      if (r.gbs < 0.5 * median && !judged_elsewhere.count({r.src, r.dst})) slow.push_back(pair + " (median " + rate_text(median) + ")");
       if (auto s = staged.find({r.src, r.dst}); s != staged.end() && r.gbs < 0.8 * s->second)
         staged_faster.push_back(pair + " (" + rate_text(s->second) + " staged)");
     }

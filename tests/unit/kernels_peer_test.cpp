@@ -302,3 +302,23 @@ TEST_CASE("kernels --precision p2p: the table, the JSON and the exit code on the
   auto junit = run_gpucheck({"kernels", "--precision", "p2p", "--format", "junit"});
   CHECK_THAT(junit.out, Catch::Contains("p2p to GPU 1"));
 }
+
+TEST_CASE("check --kernels: a live copy no link rates, far below the node's other pairs, is p2p-pair-slow", "[cli][kernels][fake_cuda][p2p]") {
+  // This host's sysfs shows no GPU, so no pair has a link to be rated
+  // against (as a path through the root complex has none): the copies are
+  // compared with each other. 0 -> 2 takes five times as long as the rest.
+  const std::string three = kTwoH100 +
+                            "device name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-5e7a1c0b-9f3d-4a6e-8b21-0c4d7e9f1a25 cc=9.0 sms=2 "
+                            "mem=85520809984 bus=00000000:3A:00.0\n";
+  FakeDriver driver(three + "peer all time_ms=1\npeer 0 2 time_ms=5\n");
+  ScopedEnv path("LD_LIBRARY_PATH", GPUCHECK_FAKE_CUDA_DIR);
+  auto r = run_gpucheck({"check", "--kernels", "--precision", "p2p", "--json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code != 2);
+  const auto j = nlohmann::json::parse(r.out);
+  std::string message;
+  for (auto& f : j["findings"])
+    if (f["rule"] == "p2p-pair-slow") message = f["message"].get<std::string>();
+  CHECK_THAT(message, Catch::Contains("GPU 0 -> 2:") && Catch::Contains("median"));
+  CHECK(message.find("GPU 1 -> ") == std::string::npos);
+}
