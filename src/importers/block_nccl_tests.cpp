@@ -15,18 +15,6 @@ namespace gpucheck {
 
 namespace {
 
-std::vector<std::string_view> words(std::string_view t) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < t.size()) {
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < t.size() && t[i] != ' ' && t[i] != '\t') ++i;
-    if (i > start) out.push_back(t.substr(start, i - start));
-  }
-  return out;
-}
-
 // Without its leading '#' (older versions print none).
 std::string_view body(std::string_view t) { return trim(starts_with(t, "#") ? t.substr(1) : t); }
 
@@ -37,7 +25,7 @@ bool first_line(std::string_view t) {
 
 // A row of the table: the size, then numbers and words.
 bool data_row(std::string_view t) {
-  const auto w = words(t);
+  const auto w = words_of(t);
   return w.size() >= 6 && parse_int_in(w[0], 0, 2147483647) && parse_int_in(w[1], 0, 2147483647);
 }
 
@@ -54,7 +42,7 @@ bool continues(const PasteText& p, std::size_t, std::size_t i) {
 std::optional<double> value_after_colon(std::string_view b) {
   const auto colon = b.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
-  const auto w = words(b.substr(colon + 1));
+  const auto w = words_of(b.substr(colon + 1));
   return w.empty() ? std::nullopt : parse_double(w[0]);
 }
 
@@ -70,7 +58,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
     if (starts_with(b, "Rank ")) {
       ++ranks;
     } else if (starts_with(b, "size ")) {
-      const auto w = words(b);
+      const auto w = words_of(b);
       wrong_columns.clear();
       for (std::size_t i = 0; i < w.size(); ++i)
         if (w[i] == "#wrong") wrong_columns.push_back(i);
@@ -79,7 +67,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
     } else if (starts_with(b, "Avg bus bandwidth")) {
       if (auto v = value_after_colon(b); v && *v >= 0 && *v < 1e9) run.avg_busbw_gbs = v;
     } else if (!starts_with(t, "#") && data_row(t)) {
-      const auto w = words(t);
+      const auto w = words_of(t);
       for (auto c : wrong_columns)
         if (c < w.size())
           if (auto n = parse_int_in(w[c], 0, 2147483647)) run.wrong += static_cast<std::uint64_t>(*n);

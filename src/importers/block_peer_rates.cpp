@@ -15,18 +15,6 @@ namespace gpucheck {
 
 namespace {
 
-std::vector<std::string_view> words(std::string_view t) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < t.size()) {
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < t.size() && t[i] != ' ' && t[i] != '\t') ++i;
-    if (i > start) out.push_back(t.substr(start, i - start));
-  }
-  return out;
-}
-
 // The heading of a matrix of GB/s between GPUs, of either tool.
 bool p2p_heading(std::string_view t) {
   return (starts_with(t, "Unidirectional P2P=") || starts_with(t, "Bidirectional P2P=")) && t.find("Matrix (GB/s)") != std::string_view::npos;
@@ -42,7 +30,7 @@ bool running(std::string_view t) { return starts_with(t, "Running ") && !t.empty
 
 // A header of column numbers ("D\D 0 1 2", or "0 1 2") or a row ("3 22.24 N/A …").
 bool header_or_row(std::string_view t) {
-  const auto w = words(t);
+  const auto w = words_of(t);
   if (w.empty()) return false;
   std::size_t i = w[0] == "D\\D" ? 1 : 0;
   if (i == w.size()) return false;
@@ -87,7 +75,7 @@ void read(const PasteText& p, std::size_t first, std::size_t last, BlockFacts& o
   std::vector<int> columns;
   for (++k; k <= last; ++k) {
     const auto t = p.trimmed(k);
-    const auto w = words(t);
+    const auto w = words_of(t);
     if (starts_with(t, "SUM ") || w.empty()) continue;
     if (columns.empty() || w[0] == "D\\D") {
       columns.clear();

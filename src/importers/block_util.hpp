@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "importers/paste.hpp"
 
@@ -36,6 +37,9 @@ bool ends_with(std::string_view s, std::string_view suffix);
 
 // The first whitespace-separated word.
 std::string_view first_word(std::string_view s);
+
+// Every word between spaces and tabs: a table row's cells.
+std::vector<std::string_view> words_of(std::string_view s);
 
 // True when the line (trimmed) is a prose sentence rather than tool output:
 // it ends in '.', '?' or '!' and holds at least four spaces. A cheap test the

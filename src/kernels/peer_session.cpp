@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernels/driver_calls.hpp"
+#include "kernels/reference.hpp"
 #include "kernels/session.hpp"
 #include "matrix/platform_knowledge.hpp"
 #include "util/json_text.hpp"
@@ -16,8 +17,6 @@ namespace {
 
 using nlohmann::json;
 using namespace cu;
-
-constexpr std::uint32_t kPoison = 0x7FF7FFFFu;
 
 struct Context {
   CUdevice dev = 0;
