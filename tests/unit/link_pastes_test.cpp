@@ -285,17 +285,15 @@ TEST_CASE("check --from: peer copies slower than staged ones, and a pair far bel
   CHECK(healthy.rules.count("p2p-pair-slow") == 0);
   CHECK(healthy.rules.count("p2p-slower-than-staged") == 0);
   // Synthetic: the same matrix with GPU 0 -> 3 at 8.10 GB/s.
-  std::string one_slow = nvb;
-  replace_once(one_slow, " 0       N/A     26.34     26.35     21.95", " 0       N/A     26.34     26.35      8.10");
-  gpucheck::test::TempDir t;
-  gpucheck::test::write_file(t.path() / "paste.txt", one_slow);
-  auto r = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "paste.txt").string(), "--json"});
+  auto r = gpucheck::test::run_gpucheck(
+      {"check", "--from", source_path("tests/data/links/synthetic-nvbandwidth_one-pair-slow.txt"), "--json"});
   const auto j = nlohmann::ordered_json::parse(r.out);  // "schema" first, as gpucheck writes it
   std::string message;
   for (auto& f : j["findings"])
     if (f["rule"] == "p2p-pair-slow") message = f["message"].get<std::string>();
   CHECK_THAT(message, Catch::Contains("GPU 0 -> 3: 8.1 GB/s (median 22.6)"));
   // gpucheck's own JSON of that paste carries the matrix: judged the same again.
+  gpucheck::test::TempDir t;
   gpucheck::test::write_file(t.path() / "again.json", j["facts"].dump());
   auto again = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "again.json").string(), "--json"});
   CHECK_THAT(again.out, Catch::Contains("p2p-pair-slow"));
