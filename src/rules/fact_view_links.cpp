@@ -3,11 +3,11 @@
 // the RDMA ports and GPUDirect RDMA, and which NIC is near which GPU.
 // docs/topology.md explains each.
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 
 #include "rules/fact_view_parts.hpp"
+#include "util/memory_size.hpp"
 #include "util/pci_address.hpp"
 #include "util/strings.hpp"
 
@@ -303,12 +303,6 @@ void nic_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vecto
   }
 }
 
-std::string rate_text(double gbs) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", gbs);
-  return buf;
-}
-
 // At most a few pairs by name, then how many in all: a board whose every
 // pair is slow lists 56.
 std::vector<std::string> first_pairs(std::vector<std::string> pairs) {
@@ -361,10 +355,10 @@ void peer_rate_facts(const Facts& f, FactMap& host) {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     const double median = v[v.size() / 2];
     for (auto& r : m->rates) {
-      const std::string pair = "GPU " + std::to_string(r.src) + " -> " + std::to_string(r.dst) + ": " + rate_text(r.gbs) + " GB/s";
-      if (r.gbs < 0.5 * median && !judged_elsewhere.count({r.src, r.dst})) slow.push_back(pair + " (median " + rate_text(median) + ")");
+      const std::string pair = "GPU " + std::to_string(r.src) + " -> " + std::to_string(r.dst) + ": " + one_decimal(r.gbs) + " GB/s";
+      if (r.gbs < 0.5 * median && !judged_elsewhere.count({r.src, r.dst})) slow.push_back(pair + " (median " + one_decimal(median) + ")");
       if (auto s = staged.find({r.src, r.dst}); s != staged.end() && r.gbs < 0.8 * s->second)
-        staged_faster.push_back(pair + " (" + rate_text(s->second) + " staged)");
+        staged_faster.push_back(pair + " (" + one_decimal(s->second) + " staged)");
     }
   }
   if (src.empty()) return;

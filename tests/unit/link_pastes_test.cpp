@@ -355,3 +355,23 @@ TEST_CASE("pasted nccl-tests: the run's own validation, its GPUs and bus bandwid
   CHECK_FALSE(unknown.report->nccl_tests[0].validated);
   CHECK(judge(cut).rules.count("nccl-test-wrong-values") == 0);
 }
+
+TEST_CASE("a pasted nccl-tests run with hostile counts reads what it can", "[paste][topology][links][hostile]") {
+  // Synthetic: counts past any integer, negative and not numbers, rows of a thousand cells, a heading repeated.
+  std::string text = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n";
+  text += "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+  for (int i = 0; i < 2000; ++i) {
+    text += "           8             2     float     sum      -1    18.35    0.00    0.00 99999999999999999999    18.04    0.00    0.00     -5";
+    for (int c = 0; c < 1000; ++c) text += " x";
+    text += "\n";
+  }
+  text += "# Out of bounds values : 1e300 FAILED\n# Avg bus bandwidth    : nan\n";
+  const Facts f = gpucheck::test::paste(text);
+  REQUIRE(f.report);
+  REQUIRE(f.report->nccl_tests.size() == 1);
+  const NcclTestRun& run = f.report->nccl_tests[0];
+  CHECK(run.wrong == 0);              // neither count is one
+  CHECK_FALSE(run.out_of_bounds);     // 1e300 is no count
+  CHECK_FALSE(run.avg_busbw_gbs);
+  CHECK(run.validated);               // its #wrong columns are there
+}
