@@ -41,6 +41,29 @@ std::vector<std::string> acs_words(std::uint16_t control) {
   return out;
 }
 
+std::optional<std::uint16_t> acs_control_of(std::string_view text) {
+  std::uint16_t control = 0;
+  bool named = false;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    const auto start = i;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+    const auto w = text.substr(start, i - start);
+    if (w.empty()) break;
+    const char sign = w.back();
+    if (sign != '+' && sign != '-') return std::nullopt;
+    const auto name = w.substr(0, w.size() - 1);
+    std::size_t bit = 0;
+    while (bit < std::size(kAcsBits) && name != kAcsBits[bit]) ++bit;
+    if (bit == std::size(kAcsBits)) return std::nullopt;
+    if (sign == '+') control |= static_cast<std::uint16_t>(1u << bit);
+    named = true;
+  }
+  if (!named) return std::nullopt;
+  return control;
+}
+
 bool acs_redirects_p2p(std::uint16_t control) { return control & (kAcsReqRedir | kAcsCmpltRedir | kAcsEgressCtrl); }
 
 }  // namespace gpucheck

@@ -27,6 +27,10 @@ std::string pci_kind_names();
 // The ACS Control bits that are set, in lspci's words ("SrcValid",
 // "ReqRedir", …), in bit order (PCI_ACS_* of linux/pci_regs.h).
 std::vector<std::string> acs_words(std::uint16_t control);
+// lspci's ACSCtl line back to the register: "SrcValid+ TransBlk- ReqRedir+ …"
+// (each word a bit's name and + or -). nullopt when a word is not one of
+// them, or no bit is named.
+std::optional<std::uint16_t> acs_control_of(std::string_view lspci_words);
 // Peer-to-peer requests or completions go up to the root complex
 // (ReqRedir, CmpltRedir) or are blocked (EgressCtrl) instead of crossing
 // the switch.

@@ -112,16 +112,15 @@ class Merger {
     return std::to_string(n);
   }
 
-  // RDMA devices: each block's are its own. NVLinks: a GPU that `nvlink -s`
+  // RDMA devices: each block's are its own (lspci's NICs, whose ports it
+  // does not show, leave the network unread). NVLinks: a GPU that `nvlink -s`
   // and `nvlink -e` both list is one GPU, its links joined by number (the
   // state from one, the counters from the other).
   void links() {
     auto& net = from_.facts.network;
-    if (net.read) {
-      into_.network.read = true;
-      for (auto& d : net.ib)
-        if (into_.network.ib.size() < kMaxRdmaDevices) into_.network.ib.push_back(d);
-    }
+    into_.network.read |= net.read;
+    for (auto& d : net.ib)
+      if (into_.network.ib.size() < kMaxRdmaDevices) into_.network.ib.push_back(d);
     // The plugin an NCCL_DEBUG log says NCCL loaded: the first log's stands.
     if (net.nccl_net_plugin && !into_.network.nccl_net_plugin) into_.network.nccl_net_plugin = net.nccl_net_plugin;
     if (auto& l = from_.facts.nvlink) {

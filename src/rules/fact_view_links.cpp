@@ -71,7 +71,12 @@ std::string names_of(const Below& b) {
 // among them. Peer-to-peer traffic between them turns at the switch, unless
 // ACS sends it up to the root complex. A dual-port NIC alone under a port
 // has no peer there.
-void acs_facts(const std::vector<Endpoint>& eps, const Tree& under, FactMap& host) {
+// Where the PCIe paths were read: sysfs on a host, lspci's lines in a paste.
+std::string paths_source(const Facts& f, std::string_view sysfs) {
+  return f.report ? f.report->name + " (lspci -vvv)" : std::string(sysfs);
+}
+
+void acs_facts(const Facts& f, const std::vector<Endpoint>& eps, const Tree& under, FactMap& host) {
   // By switch (the shared parent), in order of first sight: its redirecting ports and their ACS words.
   std::vector<std::string> switches;
   std::map<std::string, std::pair<std::vector<std::string>, std::set<std::string>>> redirecting;
@@ -103,8 +108,8 @@ void acs_facts(const std::vector<Endpoint>& eps, const Tree& under, FactMap& hos
                        join(std::vector<std::string>(words.begin(), words.end()), " / ") + ") above " + names_of(under_of(under, sw)));
   }
   if (on_paths == 0) return;
-  const std::string src = "/sys/devices/pci*/…/config (ACS control)";
-  host["p2p.switch_ports"] = F::of_number(static_cast<double>(on_paths), "/sys/devices/pci* (PCIe paths)");
+  const std::string src = paths_source(f, "/sys/devices/pci*/…/config (ACS control)");
+  host["p2p.switch_ports"] = F::of_number(static_cast<double>(on_paths), paths_source(f, "/sys/devices/pci* (PCIe paths)"));
   if (!unread.empty()) host["p2p.acs_unread"] = F::of_list(unread, src);
   // Unknown while a port on a peer path could not be read: no "none" on half a reading.
   if (!redirect.empty() || unread.empty()) host["p2p.acs_redirect"] = F::of_list(redirect, src);
@@ -131,6 +136,10 @@ void iommu_facts(const Facts& f, FactMap& host) {
     // Kernels before 5.11 have no group type: passthrough is on the command line.
     host["iommu.translating"] = F::of_bool(false, "/proc/cmdline");
     host["iommu.mode"] = F::of_text("not translated: passthrough on the kernel command line", "/proc/cmdline");
+  } else {
+    host["iommu.mode"] = F::of_text(f.report ? "not shown in the paste (its IOMMU groups' type, or the kernel command line)"
+                                             : "unknown: no IOMMU group type, unit or command line read",
+                                    f.report ? f.report->name : f.iommu.source);
   }
   if (!f.iommu.cmdline.empty()) host["iommu.cmdline"] = F::of_list(f.iommu.cmdline, "/proc/cmdline");
 }
@@ -141,7 +150,7 @@ void iommu_facts(const Facts& f, FactMap& host) {
 // device), so the links are the pairs (0,1), (2,3), …; the device's own
 // link is judged on the GPU (pcie-width-degraded). Width only: a link's
 // speed drops when idle.
-void degraded_link_facts(const std::vector<Endpoint>& eps, const Tree& under, FactMap& host) {
+void degraded_link_facts(const Facts& f, const std::vector<Endpoint>& eps, const Tree& under, FactMap& host) {
   std::vector<std::string> degraded;
   std::set<std::string> seen;
   std::size_t compared = 0;
@@ -162,7 +171,7 @@ void degraded_link_facts(const std::vector<Endpoint>& eps, const Tree& under, Fa
     }
   }
   // "None" only where a link was compared.
-  if (compared) host["pcie.degraded_links"] = F::of_list(degraded, "/sys/devices/pci*/…/{current,max}_link_width");
+  if (compared) host["pcie.degraded_links"] = F::of_list(degraded, paths_source(f, "/sys/devices/pci*/…/{current,max}_link_width"));
 }
 
 bool counted(const NvLink& l) {
@@ -388,9 +397,9 @@ void nccl_test_facts(const Facts& f, FactMap& host) {
 void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vector<FactMap>& gpu_maps, FactMap& host) {
   const auto eps = endpoints(f);
   const auto under = below(eps);
-  acs_facts(eps, under, host);
+  acs_facts(f, eps, under, host);
   iommu_facts(f, host);
-  degraded_link_facts(eps, under, host);
+  degraded_link_facts(f, eps, under, host);
   nvlink_facts(f, gpu_maps, host);
   rdma_facts(f, under, host);
   nic_facts(f, gpus, gpu_maps);
