@@ -374,6 +374,8 @@ struct ReportReading {
   std::vector<PeerRateMatrix> peer_rates;
   // nccl-tests runs (all_reduce_perf and its kin).
   std::vector<NcclTestRun> nccl_tests;
+  // `nvidia-smi topo -m` and `-p2p` matrices.
+  std::vector<TopoMatrix> topo;
 };
 
 inline constexpr int kReportUnreadShown = 20;

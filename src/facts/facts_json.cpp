@@ -134,6 +134,12 @@ J to_json(const ReportReading& r) {
   for (auto& t : r.nccl_tests)
     runs.push_back({{"gpus", opt(t.gpus)}, {"wrong", t.wrong}, {"out_of_bounds", opt(t.out_of_bounds)},
                     {"avg_busbw_gbs", opt(t.avg_busbw_gbs)}, {"validated", t.validated}, {"source", t.source}});
+  J topo = J::array();
+  for (auto& m : r.topo) {
+    J pairs = J::array();
+    for (auto& x : m.pairs) pairs.push_back({{"src", x.src}, {"dst", x.dst}, {"word", x.word}});
+    topo.push_back({{"test", m.test}, {"pairs", std::move(pairs)}, {"source", m.source}});
+  }
   J oom = nullptr;
   if (r.out_of_memory)
     oom = {{"requested_bytes", opt(r.out_of_memory->requested_bytes)}, {"free_bytes", opt(r.out_of_memory->free_bytes)}, {"source", r.out_of_memory->source}};
@@ -146,7 +152,8 @@ J to_json(const ReportReading& r) {
            {"out_of_memory", std::move(oom)},
            {"repos", std::move(repos)},
            {"peer_rates", std::move(matrices)},
-           {"nccl_tests", std::move(runs)}};
+           {"nccl_tests", std::move(runs)},
+           {"topo", std::move(topo)}};
 }
 
 J to_json(const Facts& f) {

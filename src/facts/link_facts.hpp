@@ -152,6 +152,22 @@ struct NcclTestRun {
 };
 inline constexpr std::size_t kMaxNcclTestRuns = 16;
 
+// A pasted `nvidia-smi topo` matrix between GPUs: `-m`'s link between each
+// pair ("NV18", "PIX", "SYS") or `-p2p`'s peer capability ("OK", "CNS",
+// "GNS", "NS"). GPUs are nvidia-smi's indexes; the diagonal is left out.
+struct GpuPairWord {
+  int src = 0, dst = 0;
+  std::string word;
+};
+struct TopoMatrix {
+  // "nvidia-smi topo -m"; "nvidia-smi topo -p2p r" (w, n, a, p as given),
+  // or "nvidia-smi topo -p2p" when the paste does not show the command.
+  std::string test;
+  std::vector<GpuPairWord> pairs;
+  std::string source;
+};
+inline constexpr std::size_t kMaxTopoMatrices = 8;
+
 struct NvLinkFacts {
   std::vector<GpuNvLinks> gpus;
   std::string source;

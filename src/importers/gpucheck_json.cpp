@@ -239,6 +239,15 @@ ReportReading read_report_reading(JsonReader& r, const Node& n) {
     }
     out.peer_rates.push_back(std::move(matrix));
   }
+  for (auto& m : r.objects(r.child(n, "topo"))) {
+    if (out.topo.size() == kMaxTopoMatrices) break;
+    TopoMatrix matrix{r.string(m, "test"), {}, r.string(m, "source")};
+    for (auto& x : r.objects(r.child(m, "pairs"))) {
+      if (matrix.pairs.size() == kMaxPeerRateGpus * (kMaxPeerRateGpus - 1)) break;
+      matrix.pairs.push_back(GpuPairWord{static_cast<int>(r.integer(x, "src")), static_cast<int>(r.integer(x, "dst")), r.string(x, "word")});
+    }
+    out.topo.push_back(std::move(matrix));
+  }
   for (auto& t : r.objects(r.child(n, "nccl_tests"))) {
     if (out.nccl_tests.size() == kMaxNcclTestRuns) break;
     out.nccl_tests.push_back(NcclTestRun{r.opt_narrow<int>(t, "gpus"), r.opt_uint(t, "wrong").value_or(0), r.opt_uint(t, "out_of_bounds"),

@@ -149,6 +149,7 @@ Result<ImportedReport> import_paste(std::string_view text, const std::string& na
     for (auto& st : read.stated) add_statement(reading.stated, st);
     if (!reading.out_of_memory) reading.out_of_memory = read.out_of_memory;
     if (read.peer_rates && reading.peer_rates.size() < kMaxPeerRateMatrices) reading.peer_rates.push_back(std::move(*read.peer_rates));
+    if (read.topo && reading.topo.size() < kMaxTopoMatrices) reading.topo.push_back(std::move(*read.topo));
     if (read.nccl_test && reading.nccl_tests.size() < kMaxNcclTestRuns) reading.nccl_tests.push_back(std::move(*read.nccl_test));
     merge_block_facts(facts, where, std::move(read), reading.conflicts, p.span(b.first, b.last, kind));
     if (auto too_many = over_limits(facts, p.span(split.blocks.front().first, b.last, "paste"))) return *too_many;

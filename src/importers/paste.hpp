@@ -45,6 +45,7 @@ struct BlockFacts {
   std::optional<OutOfMemoryStatement> out_of_memory;  // what an out-of-memory error asked for
   std::optional<PeerRateMatrix> peer_rates;           // a matrix of copy rates between GPUs
   std::optional<NcclTestRun> nccl_test;               // an nccl-tests run
+  std::optional<TopoMatrix> topo;                     // an nvidia-smi topo matrix
   // The block is of its kind but could not be read (XML cut in half): the
   // import fails when no other block read anything, else it is a note.
   std::optional<Problem> problem;

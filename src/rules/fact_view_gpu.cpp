@@ -202,11 +202,11 @@ namespace {
 
 // The peer copies from each GPU (by its normalised address): to which GPUs
 // the bytes arrived wrong, which copies failed or hung, the slowest judged
-// copy against its link, and the GPUs it reaches over NVLink without peer
-// access.
+// copy against its link. The GPUs it reaches over NVLink without peer
+// access are the host's p2p.access_missing_nvlink (fact_view_links.cpp).
 void peer_copy_facts(const KernelFacts& k, const std::string& src, std::vector<FactMap>& gpus) {
   struct From {
-    std::vector<std::string> wrong, failed, no_access;
+    std::vector<std::string> wrong, failed;
     const PeerCopy* slowest = nullptr;
   };
   std::map<std::string, From> from;
@@ -220,7 +220,6 @@ void peer_copy_facts(const KernelFacts& k, const std::string& src, std::vector<F
     } else if (p.status != StepStatus::passed && p.status != StepStatus::skipped) {
       f.failed.push_back(to + " (" + std::string(to_string(p.status)) + (p.reason ? ": " + *p.reason : "") + ")");
     }
-    if (p.can_access == false && p.link && (*p.link == "nvlink" || *p.link == "nvswitch")) f.no_access.push_back(to);
     if (p.status == StepStatus::passed && p.ratio && (!f.slowest || *p.ratio < *f.slowest->ratio)) f.slowest = &p;
   }
   for (auto& g : gpus) {
@@ -231,7 +230,6 @@ void peer_copy_facts(const KernelFacts& k, const std::string& src, std::vector<F
     const From& f = it->second;
     g["gpu.peer_copies_wrong"] = F::of_list(f.wrong, src + ", peer copies");
     g["gpu.peer_copies_failed"] = F::of_list(f.failed, src + ", peer copies");
-    g["gpu.peer_access_missing_nvlink"] = F::of_list(f.no_access, src + ", cuDeviceCanAccessPeer");
     if (f.slowest) {
       const PeerCopy& p = *f.slowest;
       g["gpu.peer_copy_percent"] = F::of_number(percent(*p.ratio), src + ", the copy to GPU " + p.dst_bus.value_or("?") +

@@ -375,6 +375,45 @@ void peer_rate_facts(const Facts& f, FactMap& host) {
   if (!staged.empty()) host["p2p.slower_than_staged"] = F::of_list(first_pairs(std::move(staged_faster)), src);
 }
 
+// GPUs joined by NVLink that get no peer access to each other: the kernel
+// checks' cuDeviceCanAccessPeer on pairs whose link is NVLink or an
+// NVSwitch, and a pasted `topo -p2p` (read, write or NVLink mode) on pairs
+// its pasted `topo -m` shows joined by NV#. Known only where such a pair
+// was looked at.
+void peer_access_facts(const Facts& f, FactMap& host) {
+  std::vector<std::string> missing;
+  std::string src;
+  if (f.kernels)
+    for (auto& c : f.kernels->peer_copies) {
+      if (!c.link || (*c.link != "nvlink" && *c.link != "nvswitch") || !c.can_access) continue;
+      if (src.empty()) src = "gpucheck kernels (" + f.kernels->library.value_or("libcuda") + "), cuDeviceCanAccessPeer";
+      if (!*c.can_access)
+        missing.push_back("GPU " + c.src_bus.value_or("ordinal " + std::to_string(c.src_ordinal)) + " -> GPU " +
+                          c.dst_bus.value_or("ordinal " + std::to_string(c.dst_ordinal)) + " (" + *c.link + ")");
+    }
+  if (f.report) {
+    std::map<std::pair<int, int>, std::pair<std::string, const std::string*>> nvlink;  // pair -> "NV18", its matrix's lines
+    for (auto& m : f.report->topo)
+      if (m.test == "nvidia-smi topo -m")
+        for (auto& x : m.pairs)
+          if (starts_with(x.word, "NV")) nvlink[{x.src, x.dst}] = {x.word, &m.source};
+    for (auto& m : f.report->topo) {
+      const auto mode = m.test.substr(std::min(m.test.size(), std::string_view("nvidia-smi topo -p2p ").size()));
+      if (!starts_with(m.test, "nvidia-smi topo -p2p ") || (mode != "r" && mode != "w" && mode != "n")) continue;
+      for (auto& x : m.pairs) {
+        const auto link = nvlink.find({x.src, x.dst});
+        if (link == nvlink.end()) continue;
+        for (const std::string* lines : {link->second.second, &m.source})
+          if (src.find(*lines) == std::string::npos) src += (src.empty() ? "" : "; ") + *lines;
+        if (x.word != "OK")
+          missing.push_back("GPU " + std::to_string(x.src) + " -> GPU " + std::to_string(x.dst) + " (" + link->second.first +
+                            "; topo -p2p " + mode + ": " + x.word + ")");
+      }
+    }
+  }
+  if (!src.empty()) host["p2p.access_missing_nvlink"] = F::of_list(first_pairs(std::move(missing)), src);
+}
+
 // The values a pasted nccl-tests run's own validation found wrong: its
 // "Out of bounds values" count, or its #wrong columns added up.
 void nccl_test_facts(const Facts& f, FactMap& host) {
@@ -404,6 +443,7 @@ void link_facts(const Facts& f, const std::vector<InventoryGpu>& gpus, std::vect
   rdma_facts(f, under, host);
   nic_facts(f, gpus, gpu_maps);
   peer_rate_facts(f, host);
+  peer_access_facts(f, host);
   nccl_test_facts(f, host);
   // NCCL reads these as integers (ncclLoadParam: strtoll): any value that is
   // not zero turns the transport off; "true" reads as 0.

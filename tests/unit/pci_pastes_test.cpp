@@ -1,6 +1,7 @@
-// Pasted `lspci -vvv` (docs/topology.md, "Pastes"): the PCIe tree above the
-// GPUs and NICs, read from the real capture the HGX fixture was built from
-// and compared with what the sysfs probe reads of that fixture; then judged
+// Pasted `lspci -vvv` and `nvidia-smi topo -m`/`-p2p` (docs/topology.md,
+// "Pastes"): the PCIe tree above the GPUs and NICs, read from the real
+// capture the HGX fixture was built from and compared with what the sysfs
+// probe reads of that fixture; the topo matrices between GPUs; each judged
 // by `check --from` as a user would run it.
 #include <catch2/catch.hpp>
 
@@ -179,4 +180,79 @@ TEST_CASE("a hostile lspci -vvv: bridge loops, a deep chain, a GPU without -k's 
     REQUIRE(f.report);
     CHECK(f.report->unread_total == 1);
   }
+}
+
+namespace {
+
+const TopoMatrix& only_topo(const Facts& f) {
+  REQUIRE(f.report);
+  REQUIRE(f.report->topo.size() == 1);
+  return f.report->topo[0];
+}
+
+std::string word_of(const TopoMatrix& m, int src, int dst) {
+  for (auto& x : m.pairs)
+    if (x.src == src && x.dst == dst) return x.word;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("pasted nvidia-smi topo -p2p: every pair's word, and the mode from the command line above", "[paste][topology][links]") {
+  const auto gns = only_topo(gpucheck::test::paste(capture("nvidia-smi-topo-p2p_rtx5090-2gpu-gns.txt")));
+  CHECK(gns.test == "nvidia-smi topo -p2p");  // the issue shows no command line: the mode is unknown
+  CHECK(gns.pairs.size() == 2);
+  CHECK(word_of(gns, 0, 1) == "GNS");
+  CHECK(word_of(gns, 1, 0) == "GNS");
+  const auto cns = only_topo(gpucheck::test::paste(capture("nvidia-smi-topo-p2p_l4-2gpu-cns.txt")));
+  CHECK(cns.test == "nvidia-smi topo -p2p r");
+  CHECK(word_of(cns, 1, 0) == "CNS");
+  const auto ns = only_topo(gpucheck::test::paste(capture("nvidia-smi-topo-p2p_rtx2080ti-2gpu-ns.txt")));
+  CHECK(ns.test == "nvidia-smi topo -p2p p");
+  const auto ok = only_topo(gpucheck::test::paste(capture("nvidia-smi-topo-p2p_h100-8gpu-ok.txt")));
+  CHECK(ok.pairs.size() == 56);
+  for (auto& x : ok.pairs) CHECK(x.word == "OK");
+  const auto m = only_topo(gpucheck::test::paste(capture("nvidia-smi-topo-m_h100-8gpu-nv18.txt")));
+  CHECK(m.test == "nvidia-smi topo -m");
+  CHECK(m.pairs.size() == 56);
+  CHECK(word_of(m, 7, 6) == "NV18");
+}
+
+TEST_CASE("check --from: GPUs joined by NVLink without peer access in pasted topo matrices", "[cli][paste][topology][links]") {
+  // Both real: an H100 node's topo -m (NV18 everywhere) and an H100 node's -p2p r (OK everywhere).
+  const auto healthy = rules_of(capture("nvidia-smi-topo-m_h100-8gpu-nv18.txt") + "\n" + capture("nvidia-smi-topo-p2p_h100-8gpu-ok.txt"));
+  CHECK_FALSE(healthy.count("p2p-access-missing-nvlink"));
+  CHECK(rules_of(capture("synthetic-nvidia-smi-topo_h100-8gpu-pair-ns.txt")).count("p2p-access-missing-nvlink"));
+  // GNS between two RTX 5090s (no NVLink) is what those GPUs are, not a fault.
+  CHECK(rules_of(capture("nvidia-smi-topo-p2p_rtx5090-2gpu-gns.txt")).empty());
+  // Without the mode it may be -p2p a or p (atomics, native properties), another question: not judged.
+  std::string no_mode = capture("synthetic-nvidia-smi-topo_h100-8gpu-pair-ns.txt");
+  const auto prompt = no_mode.find("$ nvidia-smi topo -p2p r\n");
+  REQUIRE(prompt != std::string::npos);
+  no_mode.erase(prompt, std::string("$ nvidia-smi topo -p2p r\n").size());
+  CHECK_FALSE(rules_of(no_mode).count("p2p-access-missing-nvlink"));
+}
+
+TEST_CASE("pasted topo matrices survive gpucheck's own JSON", "[paste][topology][links]") {
+  gpucheck::test::TempDir t;
+  gpucheck::test::write_file(t.path() / "paste.txt", capture("synthetic-nvidia-smi-topo_h100-8gpu-pair-ns.txt"));
+  auto probe = gpucheck::test::run_gpucheck({"probe", "--from", (t.path() / "paste.txt").string(), "--json"});
+  REQUIRE(probe.exit_code == 0);
+  gpucheck::test::write_file(t.path() / "facts.json", probe.out);
+  auto again = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "facts.json").string(), "--json"});
+  const json j = json::parse(again.out);
+  std::set<std::string> rules;
+  for (auto& f : j["findings"]) rules.insert(f["rule"].get<std::string>());
+  CHECK(rules.count("p2p-access-missing-nvlink"));
+}
+
+TEST_CASE("a hostile topo matrix: thousands of columns, ragged rows, words of no kind", "[paste][topology][links][hostile]") {
+  std::string head = "\t";
+  for (int i = 0; i < 3000; ++i) head += "GPU" + std::to_string(i) + "\t";
+  std::string text = head + "\nGPU0\tX\tOK\tOK\nGPU1\tOK\tX\nGPU2\tBANANA\tOK\tX\tOK\tOK\n";
+  const Facts f = gpucheck::test::paste(text);
+  REQUIRE(f.report);
+  REQUIRE(f.report->topo.size() == 1);
+  CHECK(f.report->topo[0].pairs.size() <= kMaxPeerRateGpus * (kMaxPeerRateGpus - 1));
+  CHECK(f.report->topo[0].test == "nvidia-smi topo -m");  // BANANA is no -p2p word
 }
