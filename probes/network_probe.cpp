@@ -1,6 +1,7 @@
-// What a job talks to other nodes over: InfiniBand and RoCE ports
-// (/sys/class/infiniband), GPUDirect RDMA's kernel module, the OFED and
-// HPC-X releases, and the NCCL net plugin NCCL would load. docs/topology.md.
+// What a job talks to other nodes over: InfiniBand, RoCE and EFA ports
+// (/sys/class/infiniband), GPUDirect RDMA's kernel module, the OFED, EFA
+// and HPC-X releases, and the NCCL net plugin NCCL would load.
+// docs/topology.md.
 #include <set>
 
 #include "parse/infiniband.hpp"
@@ -54,6 +55,7 @@ void read_devices(ProbeContext& ctx, NetworkFacts& net) {
     d.hca_type = sysfs_attribute(h, dir + "/hca_type");
     d.fw_ver = sysfs_attribute(h, dir + "/fw_ver");
     d.board_id = sysfs_attribute(h, dir + "/board_id");
+    if (auto drv = h.read_link(dir + "/device/driver")) d.driver = drv->substr(drv->rfind('/') + 1);
     d.pci_address = pci_address_of(ctx, dir + "/device");
     if (auto n = sysfs_attribute(h, dir + "/device/numa_node"))
       if (auto v = parse_int(*n); v && *v >= 0 && *v < 4096) d.numa_node = static_cast<int>(*v);
@@ -112,6 +114,46 @@ void read_nccl_plugins(ProbeContext& ctx, NetworkFacts& net) {
   }
 }
 
+// "hpcx-v2.17.1-gcc-mlnx_ofed-ubuntu22.04-cuda12-x86_64" -> "2.17.1", as
+// NVIDIA names its packages (docs.nvidia.com/networking, "Installing and
+// Loading HPC-X"); "HPC-X v2.20", the first line of its VERSION file, -> "2.20".
+std::optional<std::string> hpcx_release(std::string_view s) {
+  for (std::string_view prefix : {"hpcx-v", "HPC-X v"}) {
+    if (!starts_with(s, prefix)) continue;
+    auto v = s.substr(prefix.size());
+    v = v.substr(0, v.find_first_not_of("0123456789."));
+    if (!v.empty() && v.front() != '.' && v.find('.') != std::string_view::npos) return std::string(v);
+  }
+  return std::nullopt;
+}
+
+// HPC-X where its init script (HPCX_HOME, HPCX_DIR) or NGC's images
+// (/opt/hpcx) put it: the release its VERSION file names, else its
+// directory's name, else the name of what /opt/hpcx links to.
+void read_hpcx(ProbeContext& ctx, NetworkFacts& net) {
+  const Host& h = ctx.host();
+  std::vector<std::pair<std::string, std::string>> dirs;  // directory, how it was found
+  for (const char* var : {"HPCX_HOME", "HPCX_DIR"})
+    if (auto d = h.env(var); d && !d->empty() && d->front() == '/') dirs.emplace_back(*d, var);
+  dirs.emplace_back("/opt/hpcx", "/opt/hpcx");
+  for (auto& [dir, via] : dirs) {
+    if (!h.exists(dir)) continue;
+    if (auto text = h.read_file(dir + "/VERSION", 4096))
+      if (auto v = hpcx_release(trim(text->substr(0, text->find('\n'))))) {
+        net.hpcx_version = v;
+        net.hpcx_source = dir + "/VERSION";
+        return;
+      }
+    auto real = h.real_path(dir);
+    const std::string name = real ? real->substr(real->rfind('/') + 1) : dir.substr(dir.rfind('/') + 1);
+    if (auto v = hpcx_release(name)) {
+      net.hpcx_version = v;
+      net.hpcx_source = (real ? *real : dir) + (via == dir ? "" : " (" + via + ")");
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 void probe_network(ProbeContext& ctx) {
@@ -132,6 +174,9 @@ void probe_network(ProbeContext& ctx) {
       net.ofed_source = "/sys/module/mlx5_core/version";
     }
   }
+  // AWS's own build of the EFA driver stamps its release ("2.13.1g").
+  net.efa_version = sysfs_attribute(h, "/sys/module/efa/version");
+  read_hpcx(ctx, net);
   read_nccl_plugins(ctx, net);
   ctx.facts().network = std::move(net);
 }

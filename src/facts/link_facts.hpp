@@ -71,13 +71,18 @@ inline constexpr std::size_t kMaxPciPathBridges = 32;
 inline constexpr std::size_t kMaxRdmaDevices = 256;
 
 struct IbDevice {
-  std::string name;  // "mlx5_0"
+  std::string name;  // "mlx5_0", "efa_0", "rdmap16s27"
   std::optional<std::string> pci_address, hca_type, fw_ver, board_id;
+  // The PCI device's bound driver: "mlx5_core", "efa" (AWS's Elastic Fabric
+  // Adapter, which NCCL reaches only through the aws-ofi-nccl plugin).
+  std::optional<std::string> driver;
   std::optional<int> numa_node;
   PciPath path;
   std::vector<IbPort> ports;
   std::string source;
 };
+
+inline bool is_efa(const IbDevice& d) { return d.driver && *d.driver == "efa"; }
 
 struct NcclPlugin {
   std::string file;  // "libnccl-net.so", "libnccl-net-ofi.so"
@@ -95,6 +100,13 @@ struct NetworkFacts {
   // own (inbox) driver, which has no version of its own.
   std::optional<std::string> ofed_version;
   std::optional<std::string> ofed_source;
+  // AWS's EFA driver release (/sys/module/efa/version: its own build; the
+  // kernel's efa module has none).
+  std::optional<std::string> efa_version;
+  // NVIDIA HPC-X (its Open MPI, UCX, SHARP and NCCL plugin): the release as
+  // its directory or VERSION file names it, and where that was read.
+  std::optional<std::string> hpcx_version;
+  std::optional<std::string> hpcx_source;
   std::vector<NcclPlugin> nccl_plugins;  // every libnccl-net*.so the loader reaches
   // The one NCCL loads (NCCL_NET_PLUGIN, else libnccl-net.so), as found
   // by the loader; none: NCCL runs its built-in IB and socket transports.

@@ -55,7 +55,7 @@ J to_json(const NetworkFacts& n) {
       ports.push_back({{"port", p.port}, {"state", opt(p.state)}, {"phys_state", opt(p.phys_state)}, {"rate", opt(p.rate)},
                        {"rate_gbps", opt(p.rate_gbps)}, {"link_layer", opt(p.link_layer)}, {"counters", p.counters}});
     ib.push_back({{"name", d.name}, {"pci_address", opt(d.pci_address)}, {"hca_type", opt(d.hca_type)}, {"fw_ver", opt(d.fw_ver)},
-                  {"board_id", opt(d.board_id)}, {"numa_node", opt(d.numa_node)}, {"path", to_json(d.path)},
+                  {"board_id", opt(d.board_id)}, {"driver", opt(d.driver)}, {"numa_node", opt(d.numa_node)}, {"path", to_json(d.path)},
                   {"ports", std::move(ports)}, {"source", d.source}});
   }
   J plugins = J::array();
@@ -65,6 +65,9 @@ J to_json(const NetworkFacts& n) {
            {"peermem", opt(n.peermem)},
            {"ofed_version", opt(n.ofed_version)},
            {"ofed_source", opt(n.ofed_source)},
+           {"efa_version", opt(n.efa_version)},
+           {"hpcx_version", opt(n.hpcx_version)},
+           {"hpcx_source", opt(n.hpcx_source)},
            {"nccl_plugins", std::move(plugins)},
            {"nccl_net_plugin", n.nccl_net_plugin ? to_json(*n.nccl_net_plugin) : J(nullptr)}};
 }

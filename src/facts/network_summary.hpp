@@ -18,6 +18,8 @@ struct NetworkSummary {
   std::optional<std::string> rdma_firmware;    // the HCAs' firmware versions, distinct, sorted
   std::optional<std::string> rdma_rate;        // the ACTIVE ports' rates, distinct, sorted
   std::optional<std::string> gpudirect_rdma;   // "nvidia_peermem", "nv_peer_mem" or "none"
+  std::optional<std::string> hpcx;             // HPC-X's release, or "none" (known with the plugin)
+  std::optional<std::string> efa_driver;       // EFA's driver release, or "inbox" (EFA devices only)
 };
 
 // `plugin_read`: the facts say which plugin NCCL loads (a probe, or a report

@@ -263,6 +263,8 @@ void read_network(Reader& r, od::value v, Scan& s) {
     if (k == "read") n.read = r.boolean(x);
     else if (k == "peermem") n.peermem = r.opt_string(x);
     else if (k == "ofed_version") n.ofed_version = r.opt_string(x);
+    else if (k == "efa_version") n.efa_version = r.opt_string(x);
+    else if (k == "hpcx_version") n.hpcx_version = r.opt_string(x);
     else if (k == "nccl_net_plugin")
       r.object(x, [&](std::string_view pk, od::value px) {
         if (pk == "path") n.nccl_net_plugin = NcclPlugin{"", r.opt_string(px).value_or("?"), ""};
@@ -273,6 +275,7 @@ void read_network(Reader& r, od::value v, Scan& s) {
         r.object(d, [&](std::string_view dk, od::value dx) {
           if (dk == "name") dev.name = r.opt_string(dx).value_or("");
           else if (dk == "fw_ver") dev.fw_ver = r.opt_string(dx);
+          else if (dk == "driver") dev.driver = r.opt_string(dx);
           else if (dk == "ports")
             r.array(dx, [&](od::value p) {
               IbPort port;
@@ -336,6 +339,8 @@ void set_fields(const Scan& s, NodeReport& n) {
   set(SkewField::rdma_firmware, net.rdma_firmware);
   set(SkewField::rdma_rate, net.rdma_rate);
   set(SkewField::gpudirect_rdma, net.gpudirect_rdma);
+  set(SkewField::hpcx, net.hpcx);
+  set(SkewField::efa_driver, net.efa_driver);
 }
 
 void read_finding(Reader& r, od::value v, NodeReport& n) {

@@ -27,9 +27,11 @@ enum class SkewField {
   rdma_firmware,    // the HCAs' firmware
   rdma_rate,        // the active RDMA ports' rates
   gpudirect_rdma,   // nvidia_peermem, nv_peer_mem or none
+  hpcx,             // NVIDIA HPC-X, or none
+  efa_driver,       // AWS's EFA driver release, or the kernel's (EFA nodes only)
 };
 
-inline constexpr std::size_t kSkewFieldCount = 16;
+inline constexpr std::size_t kSkewFieldCount = 18;
 
 struct SkewFieldName {
   SkewField field;
@@ -54,6 +56,8 @@ inline constexpr std::array<SkewFieldName, kSkewFieldCount> kSkewFields{{
     {SkewField::rdma_firmware, "rdma_firmware", "RDMA firmware"},
     {SkewField::rdma_rate, "rdma_rate", "RDMA port rate"},
     {SkewField::gpudirect_rdma, "gpudirect_rdma", "GPUDirect RDMA"},
+    {SkewField::hpcx, "hpcx", "HPC-X"},
+    {SkewField::efa_driver, "efa_driver", "EFA driver"},
 }};
 
 constexpr std::size_t index_of(SkewField f) { return static_cast<std::size_t>(f); }

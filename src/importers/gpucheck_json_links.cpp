@@ -80,6 +80,7 @@ NetworkFacts read_network(JsonReader& r, const Node& n) {
     dev.hca_type = r.opt_string(d, "hca_type");
     dev.fw_ver = r.opt_string(d, "fw_ver");
     dev.board_id = r.opt_string(d, "board_id");
+    dev.driver = r.opt_string(d, "driver");
     dev.numa_node = r.opt_narrow<int>(d, "numa_node");
     dev.path = read_pci_path(r, r.child(d, "path"));
     for (auto& p : r.objects(r.child(d, "ports"))) {
@@ -104,6 +105,9 @@ NetworkFacts read_network(JsonReader& r, const Node& n) {
   net.peermem = r.opt_string(n, "peermem");
   net.ofed_version = r.opt_string(n, "ofed_version");
   net.ofed_source = r.opt_string(n, "ofed_source");
+  net.efa_version = r.opt_string(n, "efa_version");
+  net.hpcx_version = r.opt_string(n, "hpcx_version");
+  net.hpcx_source = r.opt_string(n, "hpcx_source");
   for (auto& p : r.objects(r.child(n, "nccl_plugins"))) net.nccl_plugins.push_back(read_plugin(r, p));
   if (auto p = r.child(n, "nccl_net_plugin"); !p.absent()) net.nccl_net_plugin = read_plugin(r, p);
   return net;

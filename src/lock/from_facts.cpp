@@ -358,6 +358,8 @@ void add_network(Lock& lock, const Facts& f) {
   put("rdma_firmware", n.rdma_firmware, "/sys/class/infiniband/*/fw_ver");
   put("rdma_rate", n.rdma_rate, "/sys/class/infiniband/*/ports/*/rate, ACTIVE ports");
   put("gpudirect_rdma", n.gpudirect_rdma, "");
+  put("hpcx", n.hpcx, f.network.hpcx_source.value_or(""));
+  put("efa_driver", n.efa_driver, f.network.efa_version ? "/sys/module/efa/version" : "no efa version: the kernel's driver");
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ void rdma_lines(Writer& w, const Facts& f) {
     w.fact("RDMA", nothing_found(f));
   } else {
     for (auto& d : n.ib) {
-      std::string v = d.hca_type.value_or("?") + " fw " + d.fw_ver.value_or("?");
+      std::string v = is_efa(d) ? std::string("EFA") : d.hca_type.value_or("?") + " fw " + d.fw_ver.value_or("?");
       if (d.pci_address) v += "  " + *d.pci_address;
       if (d.numa_node) v += "  NUMA " + std::to_string(*d.numa_node);
       w.fact(d.name, v, d.source);
@@ -91,6 +91,8 @@ void rdma_lines(Writer& w, const Facts& f) {
   if (f.report) return;  // a paste shows neither modules nor libraries
   w.fact("GPUDirect RDMA", n.peermem.value_or("no nvidia-peermem"), "/sys/module");
   if (n.ofed_version) w.fact("OFED", *n.ofed_version, n.ofed_source.value_or(""));
+  if (n.efa_version) w.fact("EFA driver", *n.efa_version, "/sys/module/efa/version");
+  if (n.hpcx_version) w.fact("HPC-X", *n.hpcx_version, n.hpcx_source.value_or(""));
   w.fact("NCCL net plugin", n.nccl_net_plugin ? n.nccl_net_plugin->path : "none (NCCL's own IB and socket transports)",
          n.nccl_net_plugin ? n.nccl_net_plugin->found_via : "");
 }

@@ -215,7 +215,10 @@ std::string port_name(const IbDevice& d, const IbPort& p) { return d.name + " po
 
 // Ports compared with their peers: the same HCA model on the same link
 // layer. A port down beside active peers is a cable, transceiver or switch
-// port; one slower than its peers trained down.
+// port; one slower than its peers trained down. EFA's ports are left out:
+// their driver reports every port ACTIVE, and NCCL reaches them through its
+// plugin, not its IB transport, so neither GPUDirect RDMA's module nor
+// NCCL_IB_DISABLE concerns them.
 void rdma_facts(const Facts& f, const Tree& under, FactMap& host) {
   const auto& net = f.network;
   if (!net.read) return;
@@ -224,8 +227,12 @@ void rdma_facts(const Facts& f, const Tree& under, FactMap& host) {
   std::map<std::string, std::string> best_text;  // as sysfs wrote it
   std::set<std::string> groups_up;
   const auto group = [](const IbDevice& d, const IbPort& p) { return d.hca_type.value_or("?") + "/" + p.link_layer.value_or("?"); };
-  std::size_t up = 0;
-  for (auto& d : net.ib)
+  std::size_t up = 0, efa = 0;
+  for (auto& d : net.ib) {
+    if (is_efa(d)) {
+      ++efa;
+      continue;
+    }
     for (auto& p : d.ports)
       if (port_active(p)) {
         ++up;
@@ -235,6 +242,7 @@ void rdma_facts(const Facts& f, const Tree& under, FactMap& host) {
           best_text[group(d, p)] = p.rate.value_or("?");
         }
       }
+  }
   // The GPUs' rails: an HCA below a PCIe switch (the bridge under its root
   // port) that has a GPU, of the model found so beside the most GPUs (two
   // at least), as an HGX board puts one beside each GPU. A front-end card
@@ -260,6 +268,7 @@ void rdma_facts(const Facts& f, const Tree& under, FactMap& host) {
   std::vector<std::string> rail_down, other_down, slow;
   for (auto& d : net.ib)
     for (auto& p : d.ports) {
+      if (is_efa(d)) continue;
       const auto g = group(d, p);
       // Down beside ACTIVE peers, or trained (LinkUp) but never made ACTIVE:
       // no subnet manager, the whole fabric's fault, never a spare port.
@@ -271,6 +280,7 @@ void rdma_facts(const Facts& f, const Tree& under, FactMap& host) {
       }
     }
   host["rdma.devices"] = F::of_number(static_cast<double>(net.ib.size()), "/sys/class/infiniband");
+  host["efa.devices"] = F::of_number(static_cast<double>(efa), "/sys/class/infiniband/*/device/driver");
   host["rdma.active_ports"] = F::of_number(static_cast<double>(up), src);
   host["rdma.rail_ports_down"] = F::of_list(rail_down, src);
   host["rdma.ports_down"] = F::of_list(other_down, src);
@@ -279,6 +289,9 @@ void rdma_facts(const Facts& f, const Tree& under, FactMap& host) {
   if (!f.report) host["gpudirect_rdma.loaded"] = F::of_bool(net.peermem.has_value(), "/sys/module/{nvidia_peermem,nv_peer_mem}");
   if (net.peermem) host["gpudirect_rdma.module"] = F::of_text(*net.peermem, "/sys/module/" + *net.peermem);
   if (net.nccl_net_plugin) host["nccl.net_plugin"] = F::of_text(net.nccl_net_plugin->path, net.nccl_net_plugin->found_via);
+  // Looked for on a host; a paste says which plugin loaded only in an NCCL log.
+  if (!f.report)
+    host["nccl.net_plugin_found"] = F::of_bool(net.nccl_net_plugin.has_value(), "NCCL_NET_PLUGIN, else libnccl-net.so on the loader's path");
 }
 
 // Which NIC a GPU's traffic leaves by: the one sharing the deepest bridge

@@ -108,7 +108,7 @@ TEST_CASE("a pasted lspci -vvv of an HGX H100 gives the PCIe tree the sysfs prob
   CHECK(gpu->path.bridges[2].acs == AcsRead::read);
 }
 
-TEST_CASE("check --from: ACS on a pasted lspci's switch ports is p2p-acs-redirect; the real board is not", "[cli][paste][topology][links]") {
+TEST_CASE("check --from: ACS on a pasted lspci's switch ports is p2p-acs-redirect, the real board's ACS is not", "[cli][paste][topology][links]") {
   const auto healthy = rules_of(read_file(source_path(kHgxCapture)));
   CHECK_FALSE(healthy.count("p2p-acs-redirect"));
   CHECK_FALSE(healthy.count("p2p-acs-iommu"));
