@@ -110,6 +110,31 @@ std::string_view variant_of_version(std::string_view installed_version) {
   return plus == std::string_view::npos ? std::string_view{} : installed_version.substr(plus + 1);
 }
 
+namespace {
+
+// PEP 440's post-release segment: ".post1" of "0.4.0.post1+cu118"; "" for none.
+// A post release is another build (vLLM 0.4.0.post1 added the sm_70 and
+// sm_75 kernels 0.4.0 lacked), so an entry naming one matches only it.
+std::string_view post_release(const Version& v) {
+  std::string_view s = v.suffix();
+  s = s.substr(0, s.find('+'));
+  const auto at = s.find(".post");
+  return at == std::string_view::npos ? std::string_view{} : s.substr(at);
+}
+
+// The entry's version leads the installed one, and a post release it names is the installed one's.
+bool leads(const Version& entry, const Version& installed) {
+  const auto& parts = entry.parts();
+  if (parts.size() > installed.parts().size() || !std::equal(parts.begin(), parts.end(), installed.parts().begin())) return false;
+  const auto post = post_release(entry);
+  return post.empty() || post == post_release(installed);
+}
+
+// More version components, then a post release named, is more specific.
+std::pair<std::size_t, bool> specificity(const Version& v) { return {v.parts().size(), !post_release(v).empty()}; }
+
+}  // namespace
+
 std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, std::string_view framework,
                                                              std::string_view installed_version,
                                                              std::string_view variant) {
@@ -119,12 +144,10 @@ std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, st
   const auto name = normalize_dist_name(framework);
   for (const auto& f : m.frameworks) {
     if (normalize_dist_name(f.framework) != name || f.variant != variant) continue;
-    const auto& parts = f.version.parts();
-    if (parts.size() > installed->parts().size()) continue;
-    if (std::equal(parts.begin(), parts.end(), installed->parts().begin())) out.push_back(&f);
+    if (leads(f.version, *installed)) out.push_back(&f);
   }
   std::stable_sort(out.begin(), out.end(), [](const FrameworkVariant* a, const FrameworkVariant* b) {
-    return a->version.parts().size() > b->version.parts().size();
+    return specificity(a->version) > specificity(b->version);
   });
   return out;
 }
@@ -138,11 +161,9 @@ const FrameworkVariant* find_pypi_default(const Matrix& m, std::string_view fram
   const auto name = normalize_dist_name(framework);
   const FrameworkVariant* best = nullptr;
   for (const auto& f : m.frameworks) {
-    if (!f.pypi_default || normalize_dist_name(f.framework) != name) continue;
-    const auto& parts = f.version.parts();
-    if (parts.size() > installed->parts().size() || !std::equal(parts.begin(), parts.end(), installed->parts().begin())) continue;
+    if (!f.pypi_default || normalize_dist_name(f.framework) != name || !leads(f.version, *installed)) continue;
     if (built && f.cuda && !same_major_minor(*built, *f.cuda)) continue;
-    if (!best || parts.size() > best->version.parts().size()) best = &f;
+    if (!best || specificity(f.version) > specificity(best->version)) best = &f;
   }
   return best;
 }

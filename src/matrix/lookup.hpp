@@ -39,8 +39,10 @@ const DriverBranch* find_driver_branch(const Matrix& m, int branch);
 // The builds of `framework` (compared ignoring case, '_' as '-') for an
 // installed version such as "2.1.0+cu121" and a variant such as "cu121": an
 // entry's version matches when its components lead the installed one ("2.1"
-// matches 2.1.x, "2.1.0" only 2.1.0; the local "+cu121" does not count).
-// Most specific entry (most version components) first, then matrix order.
+// matches 2.1.x, "2.1.0" only 2.1.0; the local "+cu121" does not count; an
+// entry naming a post release, "0.4.0.post1", only that one). Most specific
+// entry (most version components, then a post release named) first, then
+// matrix order.
 std::vector<const FrameworkVariant*> find_framework_variants(const Matrix& m, std::string_view framework,
                                                              std::string_view installed_version,
                                                              std::string_view variant);

@@ -85,7 +85,7 @@ CudaFamily read_cuda_family(ObjectReader& r) {
 FrameworkVariant read_framework_variant(ObjectReader& r) {
   FrameworkVariant v;
   r.string("framework", v.framework, mv::identifier);
-  r.version("version", v.version, mv::plain_version);
+  r.version("version", v.version, mv::release_version);
   r.defaulted_string("variant", v.variant, mv::variant);
   r.optional_version("cuda", v.cuda, mv::plain_version);
   r.optional_version("rocm", v.rocm, mv::plain_version);

@@ -35,6 +35,18 @@ std::optional<std::string> plain_version(std::string_view s) {
   return std::nullopt;
 }
 
+std::optional<std::string> release_version(std::string_view s) {
+  const auto v = Version::parse(s);
+  if (v && !v->suffix().empty()) {
+    const std::string_view suffix = v->suffix();
+    const bool post = suffix.size() > 5 && suffix.substr(0, 5) == ".post" &&
+                      suffix.find_first_not_of("0123456789", 5) == std::string_view::npos;
+    if (post) return std::nullopt;
+  }
+  if (!v || !v->suffix().empty()) return "a version of numbers separated by dots, like \"2.2.0\", or a post release, like \"0.4.0.post1\"";
+  return std::nullopt;
+}
+
 std::optional<std::string> version_with_suffix(std::string_view s) {
   const auto v = Version::parse(s);
   if (!v || s.find_first_of(" \t\r\n") != std::string_view::npos)

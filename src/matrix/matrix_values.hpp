@@ -12,6 +12,9 @@ using Check = std::optional<std::string> (*)(std::string_view);
 
 // "12.4.1", "550.54.15", "545": numbers separated by dots, nothing else.
 std::optional<std::string> plain_version(std::string_view s);
+// A framework release: a plain version, or one with PEP 440's post-release
+// segment ("0.4.0.post1"), another build of the same version.
+std::optional<std::string> release_version(std::string_view s);
 // "2.2.0a0+81ea7a4": starts like a version; a suffix is kept (NGC's builds).
 std::optional<std::string> version_with_suffix(std::string_view s);
 // "9.0": major.minor, both numbers.

@@ -4,6 +4,9 @@
 
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
+#include "gpucheck_run.hpp"
 #include "matrix/lookup.hpp"
 #include "matrix/matrix_load.hpp"
 #include "test_support.hpp"
@@ -204,4 +207,51 @@ TEST_CASE("matrix lookup: the embedded matrix identifies each GPU unambiguously"
     // The kernel checks ask for the precisions of every NVIDIA model's architecture.
     if (g.compute_capability) CHECK(find_arch_precisions(m, *g.compute_capability) != nullptr);
   }
+}
+
+TEST_CASE("matrix lookup: a post release is its own build, vLLM 0.4.0 and 0.4.0.post1", "[matrix][lookup][embedded]") {
+  const auto loaded = load_embedded_matrix();
+  REQUIRE(loaded.ok());
+  const Matrix& m = loaded.value();
+  const auto archs = [&](const char* installed) {
+    const FrameworkVariant* v = find_pypi_default(m, "vllm", installed, std::nullopt);
+    REQUIRE(v);
+    return version_texts(v->arch_list);
+  };
+  // The 0.4.0 wheel carries no sm_70 or sm_75 (vllm#3801); the post release added them.
+  CHECK(archs("0.4.0") == std::vector<std::string>{"8.0", "8.6", "8.9", "9.0"});
+  CHECK(archs("0.4.0.post1") == std::vector<std::string>{"7.0", "7.5", "8.0", "8.6", "8.9", "9.0"});
+  // A post release no entry names falls back to its version's entry.
+  CHECK(archs("0.4.0.post2") == std::vector<std::string>{"8.0", "8.6", "8.9", "9.0"});
+  // Most specific first: the post release, its version, then the series ("0.4").
+  const auto post = find_framework_variants(m, "vllm", "0.4.0.post1+cu121", "cu121");
+  REQUIRE(post.size() == 3);
+  CHECK(post[0]->version.text() == "0.4.0.post1");
+  CHECK(post[1]->version.text() == "0.4.0");
+  const auto plain = find_framework_variants(m, "vllm", "0.4.0+cu121", "cu121");
+  REQUIRE(plain.size() == 2);
+  CHECK(plain[0]->version.text() == "0.4.0");
+}
+
+TEST_CASE("check --from: vLLM 0.4.0 on a V100 has no kernel and 0.4.0.post1 has", "[cli][matrix][lookup]") {
+  // Synthetic: a collect_env of the shape vLLM's own prints (its "vLLM Version" line).
+  const std::string head =
+      "PyTorch version: 2.1.2+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\nROCM used to build PyTorch: N/A\n\n"
+      "OS: Ubuntu 22.04.3 LTS (x86_64)\nPython version: 3.10.12\nIs CUDA available: True\nCUDA runtime version: 12.1.105\n"
+      "GPU models and configuration: GPU 0: Tesla V100-SXM2-16GB\nNvidia driver version: 535.104.05\n\n"
+      "Versions of relevant libraries:\n[pip3] torch==2.1.2\nvLLM Version: ";
+  const auto rules = [&](const std::string& vllm) {
+    gpucheck::test::TempDir t;
+    gpucheck::test::write_file(t.path() / "paste.txt", head + vllm + "\nvLLM Build Flags:\nCUDA Archs: Not Set; ROCm: Disabled; Neuron: Disabled\n");
+    auto r = gpucheck::test::run_gpucheck({"check", "--from", (t.path() / "paste.txt").string(), "--json"});
+    const auto j = nlohmann::json::parse(r.out);
+    std::vector<std::string> out;
+    for (auto& f : j["findings"])
+      if (f["category"] == "arch-unsupported") out.push_back(f["message"].get<std::string>());
+    return out;
+  };
+  const auto plain = rules("0.4.0");
+  REQUIRE(plain.size() == 1);
+  CHECK_THAT(plain[0], Catch::Contains("vllm"));
+  CHECK(rules("0.4.0.post1").empty());
 }
