@@ -25,10 +25,8 @@ bool device_line(std::string_view t) {
 bool gpu_line(std::string_view t) {
   if (!device_line(t)) return false;
   const auto desc = t.substr(lspci_address_end(t));
-  const bool display = starts_with(desc, "VGA compatible controller") || starts_with(desc, "3D controller") ||
-                       starts_with(desc, "Display controller") || starts_with(desc, "Processing accelerators");
-  return display && (desc.find("NVIDIA") != std::string_view::npos || desc.find("[10de:") != std::string_view::npos ||
-                     desc.find("Advanced Micro Devices") != std::string_view::npos || desc.find("[1002:") != std::string_view::npos);
+  const auto colon = desc.find(": ");
+  return lspci_gpu(desc.substr(0, colon), desc.substr(colon + 2));
 }
 
 bool indented(const PasteText& p, std::size_t i) {

@@ -133,17 +133,18 @@ std::optional<std::pair<std::string, std::string>> ids_of(std::string_view rest)
   return std::nullopt;
 }
 
+bool names_nvidia(std::string_view rest) { return rest.find("NVIDIA") != std::string_view::npos || rest.find("[10de:") != std::string_view::npos; }
+
+// The class without -nn's code: "3D controller [0302]" -> "3D controller".
+std::string_view class_name(std::string_view klass) { return klass.substr(0, klass.find(" [")); }
+
 // A GPU (a display class) or an NVSwitch (NVIDIA's "Bridge"), from NVIDIA
 // or AMD: what the topology probe reads.
 std::optional<PciDevice> endpoint_of(const Record& r, const PasteText& p) {
-  const bool nvidia = r.rest.find("NVIDIA") != std::string::npos || r.rest.find("[10de:") != std::string::npos;
-  const bool amd = r.rest.find("Advanced Micro Devices") != std::string::npos || r.rest.find("[1002:") != std::string::npos;
-  const auto klass = std::string_view(r.klass).substr(0, r.klass.find(" ["));
-  const bool display = klass == "VGA compatible controller" || klass == "3D controller" || klass == "Display controller" ||
-                       klass == "Processing accelerators";
+  const bool nvidia = names_nvidia(r.rest);
   PciDevice d;
-  if (display && (nvidia || amd)) d.kind = PciKind::gpu;
-  else if (nvidia && klass == "Bridge") d.kind = PciKind::nvswitch;
+  if (lspci_gpu(r.klass, r.rest)) d.kind = PciKind::gpu;
+  else if (nvidia && class_name(r.klass) == "Bridge") d.kind = PciKind::nvswitch;
   else return std::nullopt;
   // Without -k's lines no one can tell a device with no driver bound from
   // one whose driver was not shown: such a GPU is not made a fact.
@@ -202,6 +203,13 @@ PciBridge bridge_of(const Record& r) {
 }
 
 }  // namespace
+
+bool lspci_gpu(std::string_view klass, std::string_view rest) {
+  const auto c = class_name(klass);
+  const bool display = c == "VGA compatible controller" || c == "3D controller" || c == "Display controller" || c == "Processing accelerators";
+  const bool amd = rest.find("Advanced Micro Devices") != std::string_view::npos || rest.find("[1002:") != std::string_view::npos;
+  return display && (names_nvidia(rest) || amd);
+}
 
 std::size_t lspci_address_end(std::string_view t) {
   std::size_t i = 0;

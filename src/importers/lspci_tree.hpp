@@ -18,6 +18,10 @@ namespace gpucheck {
 // domain, "0000:17:02.0 …"); the length of its address, 0 for any other line.
 std::size_t lspci_address_end(std::string_view trimmed_line);
 
+// A device line's class ("3D controller", or with -nn "3D controller [0302]")
+// and the rest of its description: a display class of NVIDIA or AMD.
+bool lspci_gpu(std::string_view klass, std::string_view rest);
+
 struct LspciTree {
   std::vector<PciDevice> devices;  // GPUs and NVSwitches, each with its path
   // Mellanox NICs, named by address ("NIC 0000:1a:00.0"): lspci does not
