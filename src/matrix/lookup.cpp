@@ -28,12 +28,38 @@ const GpuModel* find_gpu_by_pci_id(const Matrix& m, std::string_view pci_id) {
   return nullptr;
 }
 
+namespace {
+
+// Drivers before about 2021 print "GeForce RTX 3090", later ones "NVIDIA
+// GeForce RTX 3090": the same board.
+std::string without_vendor(const std::string& lower) { return lower.rfind("nvidia ", 0) == 0 ? lower.substr(7) : lower; }
+
+}  // namespace
+
+const GpuId* find_gpu_id(const Matrix& m, std::string_view pci_id) {
+  const auto wanted = to_lower(trim(pci_id));
+  for (const auto& g : m.gpu_ids)
+    if (g.pci_id == wanted) return &g;
+  return nullptr;
+}
+
+const GpuId* find_gpu_id_by_name(const Matrix& m, std::string_view product_name) {
+  const auto name = without_vendor(to_lower(trim(product_name)));
+  if (name.empty()) return nullptr;
+  const GpuId* first = nullptr;
+  for (const auto& g : m.gpu_ids) {
+    const bool named = std::any_of(g.names.begin(), g.names.end(),
+                                   [&](const std::string& n) { return without_vendor(to_lower(n)) == name; });
+    if (!named) continue;
+    if (!first) first = &g;
+    else if (first->compute_capability != g.compute_capability) return nullptr;
+  }
+  return first;
+}
+
 const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name) {
   const auto name = to_lower(trim(product_name));
   if (name.empty()) return nullptr;
-  // Drivers before about 2021 print "GeForce RTX 3090", later ones "NVIDIA
-  // GeForce RTX 3090": the same board.
-  const auto without_vendor = [](const std::string& n) { return n.rfind("nvidia ", 0) == 0 ? n.substr(7) : n; };
   for (const auto& g : m.gpus)
     if (without_vendor(to_lower(g.name)) == without_vendor(name)) return &g;
   const GpuModel* best = nullptr;

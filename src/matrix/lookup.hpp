@@ -19,6 +19,12 @@ const GpuModel* find_gpu_by_pci_id(const Matrix& m, std::string_view pci_id);
 // the same (ignoring case) wins; else the longest of the name_patterns found
 // in the lower-cased name, the first model listed on a tie.
 const GpuModel* find_gpu_by_name(const Matrix& m, std::string_view product_name);
+// The derived table's row for a PCI id ("10de:2c02"), or by the product name
+// the driver prints ("NVIDIA GeForce RTX 5080", with or without "NVIDIA "):
+// the first row naming it, or nullptr where rows naming it disagree on the
+// compute capability.
+const GpuId* find_gpu_id(const Matrix& m, std::string_view pci_id);
+const GpuId* find_gpu_id_by_name(const Matrix& m, std::string_view product_name);
 // A name that is no one model ("A100", "RTX 5090" in prose): the compute
 // capability every model of the matrix so named shares, else nothing.
 std::optional<Version> family_compute_capability(const Matrix& m, std::string_view name);

@@ -46,6 +46,20 @@ struct GpuModel {
   bool operator==(const GpuModel&) const = default;
 };
 
+// One NVIDIA PCI device id the drivers support, derived by
+// matrix/tools/gpu_ids.py from NVIDIA's and the PCI ID Repository's tables:
+// what a GPU the curated models do not cover is, by its id or its name.
+struct GpuId {
+  std::string pci_id;                          // "10de:2c02"
+  std::string chip;                            // "GB203"
+  std::vector<std::string> names;              // as the driver names it: "NVIDIA GeForce RTX 5080"
+  std::string architecture;                    // "Blackwell"; empty with no compute capability
+  std::optional<Version> compute_capability;   // absent where no NVIDIA page gives the chip's
+  std::string checked;                         // the date the tool derived it, "2026-12-05"
+  std::vector<std::string> sources;
+  bool operator==(const GpuId&) const = default;
+};
+
 // What an architecture (by compute capability) has in hardware.
 struct ArchPrecisions {
   Version compute_capability;        // "8.0"; matched by major.minor
@@ -195,6 +209,7 @@ struct Matrix {
   std::string origin;   // "embedded", a path, "embedded + layer.json", "cached 2026.12.9 + …"
   MatrixProvenance provenance;
   std::vector<GpuModel> gpus;
+  std::vector<GpuId> gpu_ids;
   std::vector<ArchPrecisions> arch_precisions;
   std::vector<CudaRelease> cuda_releases;
   std::vector<CudaFamily> cuda_families;

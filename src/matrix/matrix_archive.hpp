@@ -21,6 +21,11 @@ void serialize(A& a, GpuModel& g) {
 }
 
 template <class A>
+void serialize(A& a, GpuId& g) {
+  a(g.pci_id, g.chip, g.names, g.architecture, g.compute_capability, g.checked, g.sources);
+}
+
+template <class A>
 void serialize(A& a, ArchPrecisions& p) {
   a(p.compute_capability, p.architecture, p.precisions, p.sources);
 }
@@ -104,7 +109,7 @@ void serialize(A& a, KnownModel& m) {
 // came from (origin, provenance) when it loads it.
 template <class A>
 void serialize(A& a, Matrix& m) {
-  a(m.gpus, m.arch_precisions, m.cuda_releases, m.cuda_families, m.frameworks, m.ngc,
+  a(m.gpus, m.gpu_ids, m.arch_precisions, m.cuda_releases, m.cuda_families, m.frameworks, m.ngc,
     m.rocm_releases, m.driver_branches, m.xids, m.xid_recovery_actions, m.soname_prefixes, m.sub_libraries,
     m.library_wheels, m.pcie_generations, m.cuda_errors, m.models);
 }

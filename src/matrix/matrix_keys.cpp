@@ -15,6 +15,8 @@ std::string canonical_version(const Version& v) {
 
 EntryKey key_of(const GpuModel& g) { return {"gpu id", g.id}; }
 
+EntryKey key_of(const GpuId& g) { return {"GPU PCI id", g.pci_id}; }
+
 EntryKey key_of(const ArchPrecisions& a) {
   return {"compute capability", a.compute_capability.text().empty() ? "" : canonical_version(a.compute_capability)};
 }

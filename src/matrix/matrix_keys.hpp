@@ -21,6 +21,7 @@ struct EntryKey {
   std::string id;
 };
 EntryKey key_of(const GpuModel& g);
+EntryKey key_of(const GpuId& g);
 EntryKey key_of(const ArchPrecisions& a);
 EntryKey key_of(const CudaRelease& c);
 EntryKey key_of(const CudaFamily& f);

@@ -14,6 +14,7 @@ void lay_section(std::vector<T>& base, std::vector<T> layer) {
 
 void lay_over(Matrix& base, Matrix layer) {
   lay_section(base.gpus, std::move(layer.gpus));
+  lay_section(base.gpu_ids, std::move(layer.gpu_ids));
   lay_section(base.arch_precisions, std::move(layer.arch_precisions));
   lay_section(base.cuda_releases, std::move(layer.cuda_releases));
   lay_section(base.cuda_families, std::move(layer.cuda_families));

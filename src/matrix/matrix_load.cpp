@@ -17,7 +17,7 @@ using nlohmann::json;
 namespace mv = matrix_values;
 
 constexpr const char* kDocumentKeys[] = {"schema",          "version",         "date",          "description",
-                                         "gpus",            "arch_precisions", "cuda_releases", "cuda_families",
+                                         "gpus",            "gpu_ids",         "arch_precisions", "cuda_releases", "cuda_families",
                                          "frameworks",      "ngc",             "rocm_releases", "soname_prefixes",
                                          "sub_libraries",   "library_wheels",  "pcie_generations", "cuda_errors",
                                          "driver_branches", "xids",         "xid_recovery_actions", "models",
@@ -133,6 +133,7 @@ class Loader {
 
   void entry(const std::string& section, ObjectReader& r, const std::string& at) {
     if (section == "gpus") keep(matrix_.gpus, read_gpu(r, problems_), at, r.where("id"));
+    else if (section == "gpu_ids") keep(matrix_.gpu_ids, read_gpu_id(r), at, r.where("pci_id"));
     else if (section == "arch_precisions") keep(matrix_.arch_precisions, read_arch_precisions(r), at, r.where("compute_capability"));
     else if (section == "cuda_releases") keep(matrix_.cuda_releases, read_cuda_release(r), at, r.where("version"));
     else if (section == "cuda_families") keep(matrix_.cuda_families, read_cuda_family(r), at, r.where("major"));

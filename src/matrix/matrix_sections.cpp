@@ -48,6 +48,21 @@ GpuModel read_gpu(ObjectReader& r, std::vector<Problem>& problems) {
   return g;
 }
 
+GpuId read_gpu_id(ObjectReader& r) {
+  GpuId g;
+  r.string("pci_id", g.pci_id, mv::pci_id);
+  r.string("chip", g.chip, mv::non_empty);
+  r.string_list("names", g.names, mv::non_empty, true);
+  r.optional_version("compute_capability", g.compute_capability, mv::compute_capability);
+  std::optional<std::string> architecture;
+  r.optional_string("architecture", architecture, mv::non_empty);
+  g.architecture = architecture.value_or("");
+  r.string("checked", g.checked, mv::iso_date);
+  r.sources(g.sources);
+  r.reject_unknown_keys();
+  return g;
+}
+
 ArchPrecisions read_arch_precisions(ObjectReader& r) {
   ArchPrecisions a;
   r.version("compute_capability", a.compute_capability, mv::compute_capability);

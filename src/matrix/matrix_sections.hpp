@@ -25,6 +25,7 @@ SonamePrefixes read_soname_prefixes(ObjectReader& r);
 SubLibraries read_sub_libraries(ObjectReader& r);
 LibraryWheels read_library_wheels(ObjectReader& r, std::vector<Problem>& problems);
 PcieGeneration read_pcie_generation(ObjectReader& r);
+GpuId read_gpu_id(ObjectReader& r);
 CudaError read_cuda_error(ObjectReader& r);
 
 }  // namespace gpucheck

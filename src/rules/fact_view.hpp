@@ -22,5 +22,7 @@ std::vector<Subject> build_subjects(const Facts& facts, const Matrix& matrix, st
 // The matrix's model of a GPU: by its PCI id where sysfs gave one, else by
 // the name nvidia-smi or the CUDA driver gave; nullptr when none matches.
 const GpuModel* gpu_model_of(const Matrix& m, const InventoryGpu& g);
+// The same GPU's row in the derived PCI id table, the same way.
+const GpuId* gpu_id_of(const Matrix& m, const InventoryGpu& g);
 
 }  // namespace gpucheck

@@ -98,6 +98,15 @@ const GpuModel* gpu_model_of(const Matrix& m, const InventoryGpu& g) {
   return nullptr;
 }
 
+const GpuId* gpu_id_of(const Matrix& m, const InventoryGpu& g) {
+  if (g.pci) {
+    if (auto* row = find_gpu_id(m, g.pci->vendor_id + ":" + g.pci->device_id)) return row;
+  }
+  if (g.smi && g.smi->product_name) return find_gpu_id_by_name(m, *g.smi->product_name);
+  if (g.cuda && g.cuda->name) return find_gpu_id_by_name(m, *g.cuda->name);
+  return nullptr;
+}
+
 }  // namespace gpucheck
 
 namespace gpucheck::fact_view {
@@ -130,6 +139,15 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   else if (g.pci && g.pci->name) name = g.pci->name, name_src = "pci.ids";
   if (name) out["gpu.name"] = F::of_text(*name, name_src);
   const GpuModel* model = gpu_model_of(m, g);
+  // A GPU the curated models do not cover: the derived id table names its
+  // chip's compute capability (no figures; no forward-compatibility claim).
+  const GpuId* id_row = model ? nullptr : gpu_id_of(m, g);
+  const std::string id_src =
+      id_row ? "matrix: GPU id " + id_row->pci_id + ", chip " + id_row->chip + " (" + id_row->sources.back() + ")" : "";
+  if (id_row) {
+    if (!name) out["gpu.name"] = F::of_text(id_row->names.front(), id_src);
+    if (!id_row->architecture.empty()) out["gpu.architecture"] = F::of_text(id_row->architecture, id_src);
+  }
   if (model) {
     out["gpu.model"] = F::of_text(model->id, model_source(*model));
     out["gpu.architecture"] = F::of_text(model->architecture, model_source(*model));
@@ -141,12 +159,13 @@ FactMap gpu_facts(const InventoryGpu& g, const Matrix& m) {
   if (g.kfd && g.kfd->gfx_target) out["gpu.gfx_target"] = F::of_text(*g.kfd->gfx_target, g.kfd->source);
   if (g.cuda && g.cuda->compute_capability) out["gpu.compute_capability"] = F::of_version(*g.cuda->compute_capability, cuda_src("cuDeviceGetAttribute"));
   else if (model && model->compute_capability) out["gpu.compute_capability"] = F::of_version(*model->compute_capability, model_source(*model));
+  else if (id_row && id_row->compute_capability) out["gpu.compute_capability"] = F::of_version(*id_row->compute_capability, id_src);
   else if (const auto family = g.cuda && g.cuda->name ? family_compute_capability(m, *g.cuda->name) : std::nullopt)
     out["gpu.compute_capability"] = F::of_version(*family, "matrix: every model named " + *g.cuda->name);
   if (auto cc = out.find("gpu.compute_capability"); cc != out.end()) {
     if (auto* a = find_arch_precisions(m, cc->second.text)) {
       out["gpu.precisions"] = F::of_list(a->precisions, "matrix: compute capability " + a->compute_capability.text() + " (" + a->sources.front() + ")");
-      if (!model) out["gpu.architecture"] = F::of_text(a->architecture, "matrix: compute capability " + a->compute_capability.text());
+      if (!model && !out.count("gpu.architecture")) out["gpu.architecture"] = F::of_text(a->architecture, "matrix: compute capability " + a->compute_capability.text());
     }
   }
   memory_facts(g, model, cuda_src("cuDeviceTotalMem"), out);
