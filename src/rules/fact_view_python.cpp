@@ -5,6 +5,7 @@
 
 #include "matrix/lookup.hpp"
 #include "matrix/platform_knowledge.hpp"
+#include "rules/code_on_gpu.hpp"
 #include "rules/fact_view_parts.hpp"
 #include "util/paths.hpp"
 #include "util/python_name.hpp"
@@ -15,32 +16,11 @@ namespace gpucheck::fact_view {
 
 namespace {
 
-// An arch list's items are versions either as the matrix parsed them or as
-// a fact list parsed them (nullopt for an item that is not one).
-const Version* version_of(const Version& v) { return &v; }
-const Version* version_of(const std::optional<Version>& v) { return v ? &*v : nullptr; }
-
 std::optional<Version> arch_bound(const std::vector<std::optional<Version>>& archs, bool newest) {
   std::optional<Version> best;
   for (auto& v : archs)
     if (v && (!best || (newest ? *best < *v : *v < *best))) best = *v;
   return best;
-}
-
-// Whether a build's code runs on a GPU: SASS of the same major and a minor
-// not above the GPU's, or PTX for a capability not above it, which the
-// driver compiles (CUDA C++ Programming Guide, "Binary Compatibility" and
-// "PTX Compatibility").
-struct CodeOnGpu {
-  bool sass = false, ptx = false;
-};
-template <class Archs>
-CodeOnGpu code_on_gpu(const Archs& archs, const std::optional<Version>& ptx, const Version& gpu) {
-  CodeOnGpu c;
-  for (auto& a : archs)
-    if (const Version* v = version_of(a); v && v->major() == gpu.major() && v->minor() <= gpu.minor()) c.sass = true;
-  c.ptx = ptx && *ptx <= gpu;
-  return c;
 }
 
 // cuDNN: what a build was made with against what it will load, each at

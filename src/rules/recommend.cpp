@@ -51,7 +51,8 @@ std::string driver_need(const NgcRelease& r, const Matrix& m) {
 }
 
 NgcChoice choice(const NgcRelease& r, const Matrix& m) {
-  std::string d = "CUDA " + (r.cuda ? r.cuda->text() : "?") + ", " + driver_need(r, m);
+  // NVIDIA's notes of some JAX releases were not read: say so, not "CUDA ?".
+  std::string d = (r.cuda ? "CUDA " + r.cuda->text() : std::string("CUDA release not in the matrix")) + ", " + driver_need(r, m);
   if (r.framework_version) d += ", " + r.framework + " " + r.framework_version->text();
   return NgcChoice{r.tag, r.release.text(), d, r.sources};
 }
