@@ -2,6 +2,7 @@
 #include "parse/os_release.hpp"
 #include "probe.hpp"
 #include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 namespace gpucheck {
 namespace {
@@ -43,6 +44,23 @@ void detect_container(ProbeContext& ctx) {
   }
 }
 
+// /proc/uptime's seconds since boot. A snapshot without it, or with the
+// empty placeholder the recorder writes for /proc names nobody read, says
+// nothing of the uptime; a file that is there and unreadable, or not a
+// number, is worth a note.
+void read_uptime(ProbeContext& ctx, SystemFacts& s) {
+  auto up = ctx.host().read_file("/proc/uptime", 256);
+  if (!up) {
+    if (up.problem().reason != Reason::absent) ctx.note("system", "uptime", up.problem());
+    return;
+  }
+  const std::string_view text = trim(*up);
+  if (text.empty()) return;
+  const auto seconds = parse_double(text.substr(0, text.find(' ')));
+  if (seconds && *seconds >= 0) s.uptime_seconds = seconds;
+  else ctx.note("system", "uptime", Problem{Reason::malformed, "/proc/uptime", "expected seconds since boot, found " + quoted_value(text)});
+}
+
 }  // namespace
 
 void probe_system(ProbeContext& ctx) {
@@ -55,6 +73,7 @@ void probe_system(ProbeContext& ctx) {
   } else {
     ctx.note("system", "kernel release and architecture", u.problem());
   }
+  read_uptime(ctx, s);
   for (const char* path : {"/etc/os-release", "/usr/lib/os-release"}) {
     auto text = ctx.host().read_file(path, 1 << 16);
     if (!text) {

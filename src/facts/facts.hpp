@@ -46,6 +46,7 @@ struct ContainerFacts {
 
 struct SystemFacts {
   std::optional<std::string> hostname, kernel_release, arch;
+  std::optional<double> uptime_seconds;  // /proc/uptime's first field: driver bugs that wait for an uptime
   OsRelease os;
   ContainerFacts container;
 };

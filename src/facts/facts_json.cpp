@@ -167,6 +167,7 @@ J to_json(const Facts& f) {
   j["system"] = {{"hostname", opt(s.hostname)},
                  {"kernel_release", opt(s.kernel_release)},
                  {"arch", opt(s.arch)},
+                 {"uptime_seconds", s.uptime_seconds ? J(*s.uptime_seconds) : J(nullptr)},
                  {"os",
                   {{"id", opt(s.os.id)}, {"version_id", opt(s.os.version_id)},
                    {"version_codename", opt(s.os.version_codename)}, {"pretty_name", opt(s.os.pretty_name)},

@@ -188,6 +188,7 @@ SystemFacts read_system(JsonReader& r, const Node& n) {
   s.hostname = r.opt_string(n, "hostname");
   s.kernel_release = r.opt_string(n, "kernel_release");
   s.arch = r.opt_string(n, "arch");
+  s.uptime_seconds = r.opt_double(n, "uptime_seconds");
   const auto os = r.child(n, "os");
   s.os.id = r.opt_string(os, "id");
   s.os.version_id = r.opt_string(os, "version_id");

@@ -13,6 +13,7 @@ using K = FactKind;
 const std::vector<FactSpec>& fact_catalogue() {
   static const std::vector<FactSpec> specs = {
       // host
+      {"system.uptime_days", K::number, Scope::host, "days since boot, from /proc/uptime"},
       {"os.id", K::text, Scope::host, "distribution id from os-release: \"ubuntu\", \"debian\", \"rhel\""},
       {"os.version_id", K::version, Scope::host, "distribution version from os-release: \"22.04\""},
       {"driver.version", K::version, Scope::host, "NVIDIA driver version: the kernel module's, else nvidia-smi's, else the userspace library's"},

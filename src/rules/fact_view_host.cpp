@@ -5,6 +5,7 @@
 
 #include "matrix/lookup.hpp"
 #include "rules/fact_view_parts.hpp"
+#include "util/memory_size.hpp"
 #include "util/pci_address.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
@@ -171,6 +172,12 @@ void host_software_facts(const Facts& f, const Matrix& m, FactMap& out) {
   for (auto& n : r.gpu_nodes)
     if (n.gfx_target && std::find(gfx.begin(), gfx.end(), *n.gfx_target) == gfx.end()) gfx.push_back(*n.gfx_target);
   if (!gfx.empty()) out["rocm.gfx_targets"] = F::of_list(gfx, "/sys/class/kfd/kfd/topology/nodes");
+  if (f.system.uptime_seconds) {
+    const double days = *f.system.uptime_seconds / 86400.0;
+    FactValue v = F::of_number(days, "/proc/uptime");
+    v.text = one_decimal(days);
+    out["system.uptime_days"] = std::move(v);
+  }
   if (f.system.os.id) out["os.id"] = F::of_text(*f.system.os.id, f.system.os.source);
   if (f.system.os.version_id) out["os.version_id"] = F::of_version(*f.system.os.version_id, f.system.os.source);
   if (f.kernel_log.read) xid_facts(f.kernel_log, out);

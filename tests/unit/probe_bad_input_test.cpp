@@ -195,3 +195,24 @@ TEST_CASE("a libcuda.so.1 that is a CUDA toolkit's stub is flagged", "[probe]") 
   REQUIRE(lib.shadowed.size() == 1);
   CHECK(lib.shadowed[0] == "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
 }
+
+TEST_CASE("/proc/uptime: seconds since boot, garbage as a note, an empty placeholder as nothing", "[probe][bad-input]") {
+  TempDir good;
+  write_file(good.path() / "proc/uptime", "5745600.25 91000000.00\n");
+  CHECK(probe_dir(good).system.uptime_seconds == 5745600.25);
+  TempDir junk;
+  write_file(junk.path() / "proc/uptime", "up 3 days\n");
+  const auto f = probe_dir(junk);
+  CHECK_FALSE(f.system.uptime_seconds);
+  const Note* n = find_note(f, "system", Reason::malformed);
+  REQUIRE(n);
+  CHECK_THAT(n->problem.detail, Catch::Contains("\"up 3 days\""));
+  TempDir negative;
+  write_file(negative.path() / "proc/uptime", "-5 1\n");
+  CHECK(find_note(probe_dir(negative), "system", Reason::malformed));
+  TempDir placeholder;
+  write_file(placeholder.path() / "proc/uptime", "");
+  const auto p = probe_dir(placeholder);
+  CHECK_FALSE(p.system.uptime_seconds);
+  CHECK_FALSE(find_note(p, "system", Reason::malformed));
+}
