@@ -74,8 +74,11 @@ LEGACY_PREFIXES = ("GM10", "GM20", "GP10", "GV100")
 
 def get(url, timeout=60):
     req = urllib.request.Request(url, headers={"User-Agent": "gpucheck-matrix-tools"})
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        return r.read().decode("utf-8", "replace")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.read().decode("utf-8", "replace")
+    except Exception as e:  # the network, a moved page: one line, not a traceback
+        sys.exit("gpu_ids.py: could not read %s: %s (give the file with --readme/--pci-ids and its ref)" % (url, e))
 
 
 def chip_family(chip):

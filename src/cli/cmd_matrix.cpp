@@ -26,6 +26,7 @@ std::string contents(const Knowledge& k) {
     const char* many;
   };
   const Count counts[] = {{m.gpus.size(), "GPU model", "GPU models"},
+                          {m.gpu_ids.size(), "GPU PCI id", "GPU PCI ids"},
                           {m.arch_precisions.size(), "architecture", "architectures"},
                           {m.cuda_releases.size(), "CUDA release", "CUDA releases"},
                           {m.driver_branches.size(), "driver branch", "driver branches"},
