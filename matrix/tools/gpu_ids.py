@@ -183,13 +183,21 @@ def check_against_models(entries):
         sys.exit("gpu_ids.py: compute capabilities disagree with matrix/gpus.json:\n  " + "\n  ".join(wrong))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+SOURCE_OPTIONS = ("readme", "readme_ref", "pci_ids", "pci_ids_ref", "checked")
+
+
+def add_source_options(ap):
+    """The tables' files and refs, and the day: refresh.py passes them on."""
     ap.add_argument("--readme")
     ap.add_argument("--readme-ref")
     ap.add_argument("--pci-ids")
     ap.add_argument("--pci-ids-ref")
     ap.add_argument("--checked", default=datetime.date.today().isoformat())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_source_options(ap)
     ap.add_argument("--write", action="store_true")
     a = ap.parse_args()
     if bool(a.readme) != bool(a.readme_ref) or bool(a.pci_ids) != bool(a.pci_ids_ref):

@@ -26,13 +26,14 @@ Usage: matrix/tools/refresh.py [--readme FILE --readme-ref TAG]
                                [--write-docs] [--checked YYYY-MM-DD]
 """
 import argparse
-import datetime
 import json
 import os
 import re
 import subprocess
 import sys
 import urllib.request
+
+import gpu_ids
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -103,11 +104,7 @@ def write_docs(rows):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--readme")
-    ap.add_argument("--readme-ref")
-    ap.add_argument("--pci-ids")
-    ap.add_argument("--pci-ids-ref")
-    ap.add_argument("--checked", default=datetime.date.today().isoformat())
+    gpu_ids.add_source_options(ap)
     ap.add_argument("--write-docs", action="store_true")
     a = ap.parse_args()
     failed = False
@@ -118,8 +115,8 @@ def main():
         rows.append(row if row else earlier.get(line, [line, "?", "not reached", "never", "?"]))
 
     print("== GPU ids (matrix/tools/gpu_ids.py)")
-    cmd = [sys.executable, os.path.join(HERE, "gpu_ids.py"), "--checked", a.checked]
-    for flag in ("readme", "readme_ref", "pci_ids", "pci_ids_ref"):
+    cmd = [sys.executable, os.path.join(HERE, "gpu_ids.py")]
+    for flag in gpu_ids.SOURCE_OPTIONS:
         if getattr(a, flag):
             cmd += ["--" + flag.replace("_", "-"), getattr(a, flag)]
     rc, out = run(cmd)

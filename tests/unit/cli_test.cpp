@@ -137,11 +137,13 @@ TEST_CASE("snapshot of this host replays to the same facts", "[cli][snapshot][re
   REQUIRE(rec.exit_code == 0);
   auto live = json::parse(gpucheck_run({"probe", "--json"}).out);
   auto replay = json::parse(gpucheck_run({"--root", out, "probe", "--json"}).out);
-  // The live host moves on between the runs (processes, the kernel log), so
-  // compare what does not: everything but services and the kernel log.
+  // The live host moves on between the runs (processes, the kernel log, the
+  // uptime), so compare what does not; the recorded uptime is the replay's.
+  CHECK(replay["system"]["uptime_seconds"].is_number());
   for (auto* j : {&live, &replay}) {
     j->erase("services");
     j->erase("kernel_log");
+    (*j)["system"].erase("uptime_seconds");
   }
   CHECK(live.dump(2) == replay.dump(2));
   // Never overwrites: a second snapshot to the same place is refused.
