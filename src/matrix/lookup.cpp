@@ -39,7 +39,7 @@ std::string without_vendor(const std::string& lower) { return lower.rfind("nvidi
 const GpuId* find_gpu_id(const Matrix& m, std::string_view pci_id) {
   const auto wanted = to_lower(trim(pci_id));
   for (const auto& g : m.gpu_ids)
-    if (g.pci_id == wanted) return &g;
+    if (to_lower(g.pci_id) == wanted) return &g;
   return nullptr;
 }
 

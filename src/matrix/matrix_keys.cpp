@@ -1,5 +1,7 @@
 #include "matrix/matrix_keys.hpp"
 
+#include "util/strings.hpp"
+
 namespace gpucheck {
 
 std::string canonical_version(const Version& v) {
@@ -15,7 +17,8 @@ std::string canonical_version(const Version& v) {
 
 EntryKey key_of(const GpuModel& g) { return {"gpu id", g.id}; }
 
-EntryKey key_of(const GpuId& g) { return {"GPU PCI id", g.pci_id}; }
+// Ids are matched ignoring case, so a layer's "10DE:2C02" replaces "10de:2c02".
+EntryKey key_of(const GpuId& g) { return {"GPU PCI id", to_lower(g.pci_id)}; }
 
 EntryKey key_of(const ArchPrecisions& a) {
   return {"compute capability", a.compute_capability.text().empty() ? "" : canonical_version(a.compute_capability)};

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpucheck_run.hpp"
+#include "matrix/lookup.hpp"
 #include "matrix/matrix_layers.hpp"
 #include "test_support.hpp"
 
@@ -51,6 +52,18 @@ TEST_CASE("a layer's entries replace those of the same id and add the others, in
   CHECK(test::text_of(base.cuda_releases[0].min_driver_linux) == "550.54.15");
   CHECK(base.cuda_releases[1].version.text() == "12.5.0");
   CHECK(base.cuda_releases[2].version.text() == "12.6.0");
+}
+
+TEST_CASE("a layer's GPU id replaces the derived one whatever the case of its id", "[matrix][layers]") {
+  Matrix base, layer;
+  base.gpu_ids = {{"10de:2c02", "GB203", {"NVIDIA GeForce RTX 5080"}, "Blackwell", test::version("12.0"), "2026-12-05", {"https://example.com/a"}}};
+  layer.gpu_ids = {{"10DE:2C02", "GB203", {"NVIDIA GeForce RTX 5080"}, "Blackwell", test::version("12.1"), "2026-12-06", {"https://example.com/b"}},
+                   {"10de:ffff", "GB299", {"a synthetic GPU"}, "", std::nullopt, "2026-12-06", {"https://example.com/c"}}};
+  lay_over(base, layer);
+  REQUIRE(base.gpu_ids.size() == 2);
+  CHECK(test::text_of(base.gpu_ids[0].compute_capability) == "12.1");
+  CHECK(find_gpu_id(base, "10de:2c02") == &base.gpu_ids[0]);
+  CHECK(find_gpu_id(base, "10DE:FFFF") == &base.gpu_ids[1]);
 }
 
 TEST_CASE("matrix layers given with --matrix add rules, later ones win, and the report names them", "[cli][matrix][layers]") {
