@@ -133,6 +133,9 @@ struct RocmRelease {
   Version version;                                  // "6.0" covers 6.0.x; "6.0.2" only 6.0.2
   std::vector<std::string> gfx_targets;             // supported: "gfx942", "gfx90a"
   std::vector<std::string> deprecated_gfx_targets;  // still shipped, to be removed: "gfx906"
+  // The Linux distributions it supports, as os-release's ID and a VERSION_ID
+  // or its prefix: "ubuntu 24.04", "rhel 9.4", "ol 9"; empty: not read.
+  std::vector<std::string> os;
   std::optional<std::string> note;                  // how the lists were read where sources differ
   std::vector<std::string> sources;
   bool operator==(const RocmRelease&) const = default;

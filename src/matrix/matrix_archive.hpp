@@ -54,7 +54,7 @@ void serialize(A& a, NgcRelease& n) {
 
 template <class A>
 void serialize(A& a, RocmRelease& r) {
-  a(r.version, r.gfx_targets, r.deprecated_gfx_targets, r.note, r.sources);
+  a(r.version, r.gfx_targets, r.deprecated_gfx_targets, r.os, r.note, r.sources);
 }
 
 template <class A>

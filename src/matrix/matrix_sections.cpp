@@ -147,6 +147,7 @@ RocmRelease read_rocm_release(ObjectReader& r, std::vector<Problem>& problems) {
   r.version("version", v.version, mv::plain_version);
   r.string_list("gfx_targets", v.gfx_targets, mv::gfx_target, true);
   r.string_list("deprecated_gfx_targets", v.deprecated_gfx_targets, mv::gfx_target, false);
+  r.string_list("os", v.os, mv::os_release, false);
   r.optional_string("note", v.note, mv::non_empty);
   r.sources(v.sources);
   r.reject_unknown_keys();

@@ -148,6 +148,15 @@ std::optional<std::string> gfx_target(std::string_view s) {
   return "an AMD gfx target, like \"gfx942\" or \"gfx90a\"";
 }
 
+std::optional<std::string> os_release(std::string_view s) {
+  const auto space = s.find(' ');
+  const bool ok = space != std::string_view::npos && space > 0 && space + 1 < s.size() &&
+                  all_of(s.substr(0, space), [](char c) { return (c >= 'a' && c <= 'z') || digit(c) || c == '-' || c == '_' || c == '.'; }) &&
+                  all_of(s.substr(space + 1), [](char c) { return digit(c) || c == '.'; });
+  if (ok) return std::nullopt;
+  return "os-release's ID and VERSION_ID (or its leading part), like \"ubuntu 24.04\" or \"ol 9\"";
+}
+
 std::optional<std::string> name_pattern(std::string_view s) {
   if (s.empty() || s.find_first_not_of(' ') == std::string_view::npos) return "a non-empty substring of the product name";
   for (char c : s)

@@ -42,6 +42,8 @@ std::optional<std::string> variant(std::string_view s);
 std::optional<std::string> vendor(std::string_view s);
 // "gfx942", "gfx90a"
 std::optional<std::string> gfx_target(std::string_view s);
+// os-release's ID and a VERSION_ID (or its leading part): "ubuntu 24.04", "ol 9".
+std::optional<std::string> os_release(std::string_view s);
 // a substring of nvidia-smi's product name, matched after lower-casing it
 std::optional<std::string> name_pattern(std::string_view s);
 // anything but the empty string

@@ -65,6 +65,8 @@ const std::vector<FactSpec>& fact_catalogue() {
       {"rocm.gfx_targets", K::list, Scope::host, "gfx targets of the KFD GPU nodes"},
       {"rocm.release_gfx_targets", K::list, Scope::host, "gfx targets AMD lists as supported by the installed ROCm release (matrix)"},
       {"rocm.release_deprecated_gfx_targets", K::list, Scope::host, "gfx targets AMD lists as deprecated in the installed ROCm release (matrix)"},
+      {"rocm.release_os", K::list, Scope::host, "the Linux distributions AMD lists for the installed ROCm release (matrix): \"ubuntu 24.04\", \"ol 9\""},
+      {"rocm.release_supports_os", K::boolean, Scope::host, "the host's os-release ID and VERSION_ID are among them; absent when the matrix lists none for the release"},
       {"xid.codes", K::list, Scope::host, "Xid codes in the kernel log since boot"},
       {"xid.*.count", K::number, Scope::host, "how often an Xid is in the kernel log since boot: xid.79.count"},
       {"xid.*.gpus", K::text, Scope::host, "the GPUs an Xid named: xid.79.gpus, \"2 GPUs, 0000:{18,2a}:00.0\""},

@@ -207,6 +207,19 @@ void rocm_release_facts(const Matrix& m, FactMap& host, std::vector<FactMap>& gp
   const std::string src = "matrix: ROCm " + r->version.text() + " (" + r->sources.front() + ")";
   host["rocm.release_gfx_targets"] = F::of_list(r->gfx_targets, src);
   host["rocm.release_deprecated_gfx_targets"] = F::of_list(r->deprecated_gfx_targets, src);
+  const auto id = host.find("os.id");
+  const auto version = host.find("os.version_id");
+  if (!r->os.empty() && id != host.end() && version != host.end()) {
+    // "ol 9" covers Oracle Linux 9.x; "rhel 9.4" only 9.4.
+    const auto listed = std::any_of(r->os.begin(), r->os.end(), [&](const std::string& os) {
+      const auto space = os.find(' ');
+      const std::string want = os.substr(space + 1);
+      return os.substr(0, space) == id->second.text &&
+             (version->second.text == want || starts_with(version->second.text, want + "."));
+    });
+    host["rocm.release_os"] = F::of_list(r->os, src);
+    host["rocm.release_supports_os"] = F::of_bool(listed, src + "; " + id->second.text + " " + version->second.text + " from " + id->second.source);
+  }
   for (auto& g : gpus) {
     const auto gfx = g.find("gpu.gfx_target");
     if (gfx == g.end()) continue;
