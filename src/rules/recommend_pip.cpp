@@ -98,11 +98,12 @@ Verdict judge_cuda(const FrameworkVariant& v, const Version& driver, const HostG
             "CUDA " + v.cuda->text() + " needs driver " + rel->min_driver_linux->text() + " or newer (this driver: " +
                 driver.text() + ")"};
   std::string why = "driver " + driver.text() + " runs CUDA " + v.cuda->text() + " (needs " + rel->min_driver_linux->text() + ")";
-  std::vector<std::string> seen;
+  std::vector<std::string> seen, shown;
   for (const auto& cc : gpus.ccs) {
     if (!cc) return {false, true, "a GPU's compute capability is unknown"};
     if (std::find(seen.begin(), seen.end(), cc->text()) != seen.end()) continue;
     seen.push_back(cc->text());
+    shown.push_back(cc->text());
     if (v.min_compute_capability && *cc < *v.min_compute_capability)
       return {false, false, "needs compute capability " + v.min_compute_capability->text() + " or newer; a GPU is " + cc->text()};
     if (v.max_compute_capability && *v.max_compute_capability < *cc)
@@ -116,8 +117,10 @@ Verdict judge_cuda(const FrameworkVariant& v, const Version& driver, const HostG
       return {false, false,
               "no code for compute capability " + cc->text() + " (SASS for " + join(version_texts(v.arch_list), ", ") +
                   (v.ptx ? ", PTX for " + v.ptx->text() : ", no PTX") + ")"};
+    // PTX runs, but the driver compiles every kernel at first use.
+    if (!code.sass) shown.back() += " (PTX only: compiled by the driver at first use)";
   }
-  if (!seen.empty()) why += "; code for compute capability " + join(seen, ", ");
+  if (!shown.empty()) why += "; code for compute capability " + join(shown, ", ");
   return {true, false, why};
 }
 

@@ -53,10 +53,10 @@ TEST_CASE("recommend --pip on the RTX 5090 (driver 570): the newest CUDA 12.8 bu
   CHECK(vllm["builds"][0]["requirement"] == "vllm==0.11.0");
   CHECK(vllm["builds"][0]["index_url"].is_null());
   CHECK(vllm["newer_excluded"][0]["build"] == "vllm 0.34 cu130");
-  // TensorFlow: the matrix does not list its architectures, so nothing is promised.
+  // TensorFlow 2.21's wheel has SASS up to sm_90 and PTX for 9.0: it runs on 12.0 through the driver's JIT, and says so.
   const json tf = framework(pip, "tensorflow");
-  CHECK(tf["builds"].empty());
-  CHECK(tf["newer_excluded"][0]["unconfirmed"] == true);
+  CHECK(tf["builds"][0]["requirement"] == "tensorflow[and-cuda]==2.21.*");
+  CHECK_THAT(text(tf["builds"][0]["why"]), Catch::Contains("12.0 (PTX only: compiled by the driver at first use)"));
 }
 
 TEST_CASE("recommend --pip on the H100s (driver 565): CUDA 12.6 and older", "[cli][recommend]") {
