@@ -89,23 +89,26 @@ void memory_facts(const InventoryGpu& g, const GpuModel* model, const std::strin
 
 namespace gpucheck {
 
-const GpuModel* gpu_model_of(const Matrix& m, const InventoryGpu& g) {
+namespace {
+
+// One order for both tables: the PCI id sysfs gave, else the name
+// nvidia-smi or the CUDA driver gave.
+template <class Entry>
+const Entry* lookup(const Matrix& m, const InventoryGpu& g, const Entry* (*by_id)(const Matrix&, std::string_view),
+                    const Entry* (*by_name)(const Matrix&, std::string_view)) {
   if (g.pci) {
-    if (auto* model = find_gpu_by_pci_id(m, g.pci->vendor_id + ":" + g.pci->device_id)) return model;
+    if (auto* e = by_id(m, g.pci->vendor_id + ":" + g.pci->device_id)) return e;
   }
-  if (g.smi && g.smi->product_name) return find_gpu_by_name(m, *g.smi->product_name);
-  if (g.cuda && g.cuda->name) return find_gpu_by_name(m, *g.cuda->name);
+  if (g.smi && g.smi->product_name) return by_name(m, *g.smi->product_name);
+  if (g.cuda && g.cuda->name) return by_name(m, *g.cuda->name);
   return nullptr;
 }
 
-const GpuId* gpu_id_of(const Matrix& m, const InventoryGpu& g) {
-  if (g.pci) {
-    if (auto* row = find_gpu_id(m, g.pci->vendor_id + ":" + g.pci->device_id)) return row;
-  }
-  if (g.smi && g.smi->product_name) return find_gpu_id_by_name(m, *g.smi->product_name);
-  if (g.cuda && g.cuda->name) return find_gpu_id_by_name(m, *g.cuda->name);
-  return nullptr;
-}
+}  // namespace
+
+const GpuModel* gpu_model_of(const Matrix& m, const InventoryGpu& g) { return lookup(m, g, find_gpu_by_pci_id, find_gpu_by_name); }
+
+const GpuId* gpu_id_of(const Matrix& m, const InventoryGpu& g) { return lookup(m, g, find_gpu_id, find_gpu_id_by_name); }
 
 }  // namespace gpucheck
 
